@@ -1,0 +1,15 @@
+//! Linear complementarity problems (LCP), convex quadratic programs and LPs.
+//!
+//! (Crate docs: to be completed.)
+#![deny(missing_docs)]
+
+mod error;
+pub mod lemke;
+mod problem;
+mod solution;
+
+pub use error::LcpError;
+pub use lemke::{LemkeSettings, LemkeWorkspace, solve_lemke, solve_lemke_fixed};
+pub use problem::{Lcp, LcpView};
+pub use proxima_num::{Field, QuadraticField, Rational};
+pub use solution::{LcpResidual, LcpSolution, LcpStatus, SolvePath};
