@@ -117,11 +117,7 @@ pub trait Field: Clone + Debug + Display + PartialEq + PartialOrd + Send + Sync 
     /// A threshold in this type for a relative tolerance `relative` at magnitude `scale`:
     /// `relative * scale` for floats, exactly zero for exact types.
     fn tolerance(relative: f64, scale: f64) -> Self {
-        if Self::EXACT {
-            Self::zero()
-        } else {
-            Self::from_f64(relative * scale).unwrap_or_else(Self::zero)
-        }
+        if Self::EXACT { Self::zero() } else { Self::from_f64(relative * scale).unwrap_or_else(Self::zero) }
     }
 }
 

@@ -19,5 +19,5 @@ mod quadratic_field;
 mod rational;
 
 pub use field::Field;
-pub use quadratic_field::{QuadraticField, QuadraticFieldError};
+pub use quadratic_field::{QuadraticField, QuadraticFieldError, Radicand};
 pub use rational::{ParseRationalError, Rational};

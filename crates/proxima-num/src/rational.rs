@@ -98,7 +98,9 @@ impl Rational {
     }
     /// The nearest `f64` (±∞ beyond the range).
     pub fn to_f64(&self) -> f64 {
-        self.0.to_f64().unwrap_or_else(|| if self.0.is_negative() { f64::NEG_INFINITY } else { f64::INFINITY })
+        self.0
+            .to_f64()
+            .unwrap_or_else(|| if self.0.is_negative() { f64::NEG_INFINITY } else { f64::INFINITY })
     }
     /// The underlying `num_rational::BigRational`.
     pub fn as_big_rational(&self) -> &BigRational {
@@ -111,6 +113,33 @@ impl Rational {
     /// Total bits of numerator and denominator: a measure of the cost of arithmetic.
     pub fn bits(&self) -> u64 {
         self.0.numer().bits() + self.0.denom().bits()
+    }
+
+    /// The exact non-negative square root when `self` is the square of a rational, else `None`.
+    ///
+    /// In lowest terms p/q (q > 0, gcd(p, q) = 1), p/q is a rational square exactly when p ≥ 0
+    /// and both p and q are perfect squares of integers, so the test is two integer square roots.
+    /// `sqrt_exact(0) == Some(0)`; negative values give `None`.
+    pub fn sqrt_exact(&self) -> Option<Rational> {
+        let numer = self.0.numer();
+        if numer.is_negative() {
+            return None;
+        }
+        let root_n = numer.sqrt();
+        if &(&root_n * &root_n) != numer {
+            return None;
+        }
+        let denom = self.0.denom();
+        let root_d = denom.sqrt();
+        if &(&root_d * &root_d) != denom {
+            return None;
+        }
+        Some(Rational(BigRational::new_raw(root_n, root_d)))
+    }
+
+    /// `true` when `self = r²` for some rational r (including 0); see [`Rational::sqrt_exact`].
+    pub fn is_perfect_square(&self) -> bool {
+        self.sqrt_exact().is_some()
     }
 }
 
@@ -336,7 +365,21 @@ mod tests {
         assert_eq!(r.to_f64(), 0.1);
         assert!(Rational::from_f64_exact(f64::NAN).is_none());
         assert!(Rational::from_f64_exact(f64::INFINITY).is_none());
-        assert_eq!(Rational::from_f64_exact(f64::MIN_POSITIVE / 4.0).unwrap().to_f64(), f64::MIN_POSITIVE / 4.0);
+        assert_eq!(
+            Rational::from_f64_exact(f64::MIN_POSITIVE / 4.0).unwrap().to_f64(),
+            f64::MIN_POSITIVE / 4.0
+        );
+    }
+
+    #[test]
+    fn exact_square_roots() {
+        assert_eq!(Rational::new(9, 4).sqrt_exact(), Some(Rational::new(3, 2)));
+        assert_eq!(Rational::from_integer(0).sqrt_exact(), Some(Rational::from_integer(0)));
+        assert_eq!(Rational::new(-9, 4).sqrt_exact(), None);
+        assert_eq!(Rational::from_integer(2).sqrt_exact(), None);
+        assert_eq!(Rational::new(4, 3).sqrt_exact(), None);
+        assert!(Rational::new(49, 25).is_perfect_square());
+        assert!(!Rational::new(7, 5).is_perfect_square());
     }
 
     #[test]
