@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 mod error;
+pub mod io;
 pub mod lemke;
 pub mod linalg;
 mod problem;

@@ -119,7 +119,7 @@ impl<'a, T: Field> LcpView<'a, T> {
     pub fn q(&self) -> &'a [T] {
         self.q
     }
-    /// Entry M[i][j].
+    /// Entry `M[i][j]`.
     #[inline]
     pub fn m_at(&self, i: usize, j: usize) -> &'a T {
         &self.m[i * self.n + j]

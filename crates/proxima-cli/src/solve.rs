@@ -1,0 +1,287 @@
+//! `proxima solve`: one LCP or QP from a file, solved with Lemke's method.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, anyhow, bail};
+use clap::{ArgGroup, Args, ValueEnum};
+use proxima_lcp::io::{
+    IoError, ProblemFile, ReadLimits, lcp_from_coo, read_json_problem_with, read_mtx_matrix, read_mtx_vector,
+    read_siconos_lcp_with,
+};
+use proxima_lcp::{Lcp, LcpSolution, LemkeSettings, QpSettings, QpStatus, Rational, solve_lemke, solve_qp};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::common::{self, Internal, Scalar, json_vec, text_vec};
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A readable summary.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// Arguments of `proxima solve`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("input").required(true).args(["file", "matrix"])))]
+pub struct SolveArgs {
+    /// Problem file: JSON (`.json`, {"kind": "lcp"|"qp", ...}) or Siconos (`.dat`); other
+    /// extensions are recognised by content.
+    pub file: Option<PathBuf>,
+    /// MatrixMarket file of M (with --vector).
+    #[arg(long, requires = "vector", conflicts_with = "file")]
+    pub matrix: Option<PathBuf>,
+    /// MatrixMarket file of q (with --matrix).
+    #[arg(long, requires = "matrix", conflicts_with = "file")]
+    pub vector: Option<PathBuf>,
+    /// Solver: `lemke` (the only one for now).
+    #[arg(long, default_value = "lemke")]
+    pub method: String,
+    /// Read the numbers exactly and solve in rational arithmetic; print exact fractions.
+    #[arg(long)]
+    pub exact: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Largest problem size n accepted (dense M is n × n).
+    #[arg(long, default_value_t = ReadLimits::DEFAULT_MAX_N)]
+    pub max_n: usize,
+}
+
+/// Methods `solve` knows.
+pub const METHODS: [&str; 1] = ["lemke"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Json,
+    Siconos,
+}
+
+/// Which reader a file needs: by extension, else by its first characters.
+fn detect(path: &Path, text: &str) -> Result<Source> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let mtx_hint = || {
+        anyhow!(
+            "{} is a MatrixMarket file, which holds only M or q: use --matrix M.mtx --vector q.mtx",
+            path.display()
+        )
+    };
+    match ext.as_deref() {
+        Some("json") => return Ok(Source::Json),
+        Some("dat") => return Ok(Source::Siconos),
+        Some("mtx") => return Err(mtx_hint()),
+        _ => {}
+    }
+    let start = text.trim_start();
+    if start.starts_with('{') || start.starts_with('[') {
+        Ok(Source::Json)
+    } else if start.starts_with("%%MatrixMarket") {
+        Err(mtx_hint())
+    } else {
+        Ok(Source::Siconos)
+    }
+}
+
+fn in_file(e: IoError, path: &Path) -> anyhow::Error {
+    anyhow!("{e} ({})", path.display())
+}
+
+/// What was read: a problem in the chosen scalar type.
+enum Loaded<T> {
+    Lcp(Lcp<T>),
+    Qp(proxima_lcp::ConvexQp<T>),
+}
+
+fn load<T: Scalar>(args: &SolveArgs, limits: &ReadLimits) -> Result<(Loaded<T>, String)> {
+    if let (Some(mp), Some(qp)) = (&args.matrix, &args.vector) {
+        let m = read_mtx_matrix::<T>(&common::read_text(mp)?).map_err(|e| in_file(e, mp))?;
+        let q = read_mtx_vector::<T>(&common::read_text(qp)?, limits).map_err(|e| in_file(e, qp))?;
+        let lcp = lcp_from_coo(&m, q, limits)
+            .map_err(|e| anyhow!("{e} ({} and {})", mp.display(), qp.display()))?;
+        return Ok((Loaded::Lcp(lcp), format!("{} + {}", mp.display(), qp.display())));
+    }
+    let path = args.file.as_ref().ok_or_else(|| anyhow!("no input: give FILE or --matrix and --vector"))?;
+    let text = common::read_text(path)?;
+    let loaded = match detect(path, &text)? {
+        Source::Json => match read_json_problem_with::<T>(&text, limits) {
+            Ok(ProblemFile::Lcp(lcp)) => Loaded::Lcp(lcp),
+            Ok(ProblemFile::Qp(qp)) => Loaded::Qp(qp),
+            Err(e) => return Err(in_file(e, path)),
+        },
+        Source::Siconos => {
+            Loaded::Lcp(read_siconos_lcp_with::<T>(&text, limits).map_err(|e| in_file(e, path))?)
+        }
+    };
+    Ok((loaded, path.display().to_string()))
+}
+
+/// The answer in a form both output formats use.
+struct Answer<T> {
+    kind: &'static str,
+    n: usize,
+    status: String,
+    lcp: LcpSolution<T>,
+    x: Option<Vec<T>>,
+    objective: Option<T>,
+    time: Duration,
+}
+
+/// QP status names for output.
+pub fn qp_status_str(status: QpStatus) -> String {
+    match status {
+        QpStatus::Solved => "solved".into(),
+        QpStatus::Infeasible => "infeasible".into(),
+        QpStatus::Unbounded => "unbounded".into(),
+        QpStatus::MaxIterations => "max_iterations".into(),
+        QpStatus::NumericalFailure => "numerical_failure".into(),
+        other => format!("{other:?}").to_ascii_lowercase(),
+    }
+}
+
+fn solve_loaded<T: Scalar>(loaded: Loaded<T>) -> Result<Answer<T>> {
+    match loaded {
+        Loaded::Lcp(lcp) => {
+            let settings = LemkeSettings::default();
+            let start = Instant::now();
+            let sol = common::catch(|| solve_lemke(&lcp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
+            let time = start.elapsed();
+            let sol = sol.map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
+            Ok(Answer {
+                kind: "lcp",
+                n: lcp.n(),
+                status: sol.status.as_str().to_string(),
+                lcp: sol,
+                x: None,
+                objective: None,
+                time,
+            })
+        }
+        Loaded::Qp(qp) => {
+            let settings = QpSettings::default();
+            let start = Instant::now();
+            let sol = common::catch(|| solve_qp(&qp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
+            let time = start.elapsed();
+            let sol = sol.map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
+            Ok(Answer {
+                kind: "qp",
+                n: qp.n(),
+                status: qp_status_str(sol.status),
+                lcp: sol.lcp,
+                x: Some(sol.x),
+                objective: Some(sol.objective),
+                time,
+            })
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ResidualOut {
+    min_map_inf: Value,
+    complementarity: Value,
+    min_z: Value,
+    min_w: Value,
+}
+
+#[derive(Serialize)]
+struct SolveOut<'a> {
+    problem: &'a str,
+    kind: &'a str,
+    n: usize,
+    scalar: &'a str,
+    method: &'a str,
+    status: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lcp_status: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    x: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objective: Option<Value>,
+    z: Value,
+    w: Value,
+    pivots: usize,
+    path: String,
+    residual: ResidualOut,
+    time_ns: u64,
+}
+
+fn print<T: Scalar>(answer: &Answer<T>, name: &str, args: &SolveArgs) -> Result<()> {
+    let sol = &answer.lcp;
+    match args.format {
+        Format::Json => {
+            let out = SolveOut {
+                problem: name,
+                kind: answer.kind,
+                n: answer.n,
+                scalar: T::LABEL,
+                method: &args.method,
+                status: &answer.status,
+                lcp_status: (answer.kind == "qp").then(|| sol.status.as_str()),
+                x: answer.x.as_deref().map(json_vec),
+                objective: answer.objective.as_ref().map(Scalar::to_json),
+                z: json_vec(&sol.z),
+                w: json_vec(&sol.w),
+                pivots: sol.pivots,
+                path: sol.path.to_string(),
+                residual: ResidualOut {
+                    min_map_inf: sol.residual.min_map_inf.to_json(),
+                    complementarity: sol.residual.complementarity.to_json(),
+                    min_z: sol.residual.min_z.to_json(),
+                    min_w: sol.residual.min_w.to_json(),
+                },
+                time_ns: u64::try_from(answer.time.as_nanos()).unwrap_or(u64::MAX),
+            };
+            println!("{}", serde_json::to_string(&out)?);
+        }
+        Format::Text => {
+            let arithmetic = if T::EXACT { "exact rational arithmetic" } else { "f64 arithmetic" };
+            let kind = if answer.kind == "qp" {
+                format!("QP, n = {} (LCP size {})", answer.n, sol.z.len())
+            } else {
+                format!("LCP, n = {}", answer.n)
+            };
+            println!("problem    {name}");
+            println!("           {kind}, {arithmetic}, method {}", args.method);
+            println!(
+                "status     {}  (path {}, {} pivots, {})",
+                answer.status,
+                sol.path,
+                sol.pivots,
+                common::fmt_duration(answer.time)
+            );
+            if let (Some(x), Some(obj)) = (&answer.x, &answer.objective) {
+                println!("x          {}", text_vec(x));
+                println!("objective  {}", obj.to_text());
+                println!("LCP        {}", sol.status);
+            }
+            println!("z          {}", text_vec(&sol.z));
+            println!("w          {}", text_vec(&sol.w));
+            println!(
+                "residual   max|min(z, w)| = {}   |zᵀw| = {}   min z = {}   min w = {}",
+                sol.residual.min_map_inf.to_text(),
+                sol.residual.complementarity.to_text(),
+                sol.residual.min_z.to_text(),
+                sol.residual.min_w.to_text()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn run_typed<T: Scalar>(args: &SolveArgs) -> Result<()> {
+    let limits = ReadLimits::new(args.max_n);
+    let (loaded, name) = load::<T>(args, &limits)?;
+    let answer = solve_loaded(loaded)?;
+    print(&answer, &name, args)
+}
+
+/// Runs `proxima solve`.
+pub fn run(args: &SolveArgs) -> Result<()> {
+    if !METHODS.contains(&args.method.as_str()) {
+        bail!("unknown method {:?}; known methods: {}", args.method, METHODS.join(", "));
+    }
+    if args.exact { run_typed::<Rational>(args) } else { run_typed::<f64>(args) }
+}
