@@ -1,6 +1,55 @@
-//! Linear complementarity problems (LCP), convex quadratic programs and LPs.
+//! Linear complementarity problems (LCP), convex quadratic programs and LPs — solved with
+//! certified answers, in floating point or exactly.
 //!
-//! (Crate docs: to be completed.)
+//! # The problems
+//!
+//! * **LCP(M, q)** ([`Lcp`]): find z ≥ 0 with w = M z + q ≥ 0 and zᵀw = 0.
+//! * **Convex QP** ([`ConvexQp`]): minimize ½xᵀAx + bᵀx + c subject to x ≥ 0 (except free
+//!   variables), D x ≥ e and A_eq x = b_eq, with A symmetric positive semidefinite. Its KKT
+//!   conditions are an LCP (q = [b; −e], M = [[A, −Dᵀ], [D, 0]]); free variables are
+//!   eliminated first. An LP is the case A = 0.
+//!
+//! # Contents
+//!
+//! | module | what |
+//! |---|---|
+//! | [`lemke`] | Lemke's method, lexicographic anti-cycling, fallbacks, fixed-size and workspace paths |
+//! | [`qp`] | the convex QP / LP front end: status (solved / infeasible / unbounded), multipliers |
+//! | [`io`] | JSON problem files (exact fractions), MatrixMarket, Siconos `.dat`, bench manifests |
+//! | [`linalg`] | small dense Gaussian elimination over any [`Field`] |
+//!
+//! # Should I use this crate?
+//!
+//! Use it when you need an LCP or small convex QP solved *with a certificate* (every solution
+//! carries ‖min(z, w)‖∞ and |zᵀw| computed from the input), exactly when you ask
+//! ([`Rational`], [`QuadraticField`]), or allocation-free in a tight loop
+//! ([`solve_lemke_fixed`], [`LemkeWorkspace`]). Pivoting methods are dense and cost O(n²) per
+//! pivot: for large sparse physics problems use the iterative methods (later releases).
+//!
+//! # Three kinds of outcome
+//!
+//! * Bad input (empty, mismatched sizes, NaN/∞, invalid settings) → `Err(`[`LcpError`]`)`.
+//! * An algorithm outcome → [`LcpStatus`] / [`QpStatus`] inside the solution, with pivots,
+//!   residuals and the [`SolvePath`] that produced the answer.
+//! * A float run whose residual check fails is never reported as solved.
+//!
+//! # Example
+//!
+//! ```
+//! use proxima_lcp::{Lcp, LcpStatus, LemkeSettings, Rational, solve_lemke};
+//!
+//! // Eberly's Example 5, exactly.
+//! let r = |s: &str| Rational::parse(s).unwrap();
+//! let lcp = Lcp::from_rows(
+//!     vec![vec![r("1"), r("0"), r("-2")], vec![r("0"), r("2"), r("-1")], vec![r("2"), r("1"), r("0")]],
+//!     vec![r("-1"), r("-1"), r("-1")],
+//! )?;
+//! let sol = solve_lemke(&lcp, &LemkeSettings::default())?;
+//! assert_eq!(sol.status, LcpStatus::Solved);
+//! assert_eq!(sol.z, vec![r("1"), r("1/2"), r("0")]);
+//! assert_eq!(sol.residual.min_map_inf, r("0"));
+//! # Ok::<(), proxima_lcp::LcpError>(())
+//! ```
 #![deny(missing_docs)]
 
 mod error;

@@ -43,7 +43,8 @@ impl LemkeFallback {
 /// Settings for [`solve_lemke`](super::solve_lemke) and friends.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LemkeSettings {
-    /// Pivot limit per attempt; `None` means n² (at least 2n + 2 ... see `max_pivots_for`).
+    /// Pivot limit per attempt (each restart gets its own); `None` means
+    /// max(n², 2n + 2, 2^min(n+1, 16)), see [`Self::max_pivots_for`].
     pub max_pivots: Option<usize>,
     /// Relative pivot tolerance for float scalars: a column entry counts as a pivot candidate
     /// only if its magnitude exceeds `pivot_tolerance × scale`, scale = max(1, |M|∞, |q|∞).
@@ -77,27 +78,44 @@ impl LemkeSettings {
     }
 
     /// The pivot limit for a problem of size n.
+    ///
+    /// The default max(n², 2n + 2, 2^min(n+1, 16)) lets Lemke finish Murty's exponential
+    /// examples (exactly 2ⁿ pivots) up to n = 15. With the lexicographic rule Lemke always
+    /// terminates in exact arithmetic; the limit guards float runs and huge problems.
     pub fn max_pivots_for(&self, n: usize) -> usize {
-        self.max_pivots.unwrap_or_else(|| (n * n).max(2 * n + 2))
+        self.max_pivots.unwrap_or_else(|| (n * n).max(2 * n + 2).max(1 << (n + 1).min(16)))
     }
 
     /// Checks every field against its documented range (n is the problem size).
     pub fn validate(&self, n: usize) -> Result<(), LcpError> {
         if !(self.pivot_tolerance.is_finite() && self.pivot_tolerance >= 0.0) {
-            return Err(LcpError::InvalidSettings { field: "pivot_tolerance", reason: "must be finite and >= 0" });
+            return Err(LcpError::InvalidSettings {
+                field: "pivot_tolerance",
+                reason: "must be finite and >= 0",
+            });
         }
         if !(self.residual_tolerance.is_finite() && self.residual_tolerance > 0.0) {
-            return Err(LcpError::InvalidSettings { field: "residual_tolerance", reason: "must be finite and > 0" });
+            return Err(LcpError::InvalidSettings {
+                field: "residual_tolerance",
+                reason: "must be finite and > 0",
+            });
         }
         if self.max_pivots == Some(0) {
             return Err(LcpError::InvalidSettings { field: "max_pivots", reason: "must be >= 1" });
         }
         if let Covering::Custom(d) = &self.covering {
             if d.len() != n {
-                return Err(LcpError::DimensionMismatch { what: "covering vector", expected: n, found: d.len() });
+                return Err(LcpError::DimensionMismatch {
+                    what: "covering vector",
+                    expected: n,
+                    found: d.len(),
+                });
             }
             if d.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
-                return Err(LcpError::InvalidSettings { field: "covering", reason: "entries must be finite and > 0" });
+                return Err(LcpError::InvalidSettings {
+                    field: "covering",
+                    reason: "entries must be finite and > 0",
+                });
             }
         }
         Ok(())
