@@ -63,6 +63,6 @@ mod solution;
 pub use error::LcpError;
 pub use lemke::{LemkeSettings, LemkeWorkspace, solve_lemke, solve_lemke_fixed};
 pub use problem::{Lcp, LcpView};
-pub use qp::{ConvexQp, QpSettings, QpSolution, QpStatus, solve_qp};
 pub use proxima_num::{Field, QuadraticField, Rational};
+pub use qp::{ConvexQp, QpSettings, QpSolution, QpStatus, solve_qp};
 pub use solution::{LcpResidual, LcpSolution, LcpStatus, SolvePath};

@@ -40,7 +40,11 @@ fn validate<T: Field>(m: &[T], q: &[T]) -> Result<usize, LcpError> {
         return Err(LcpError::Empty);
     }
     if m.len() != n * n {
-        return Err(LcpError::DimensionMismatch { what: "M (n*n entries, row-major)", expected: n * n, found: m.len() });
+        return Err(LcpError::DimensionMismatch {
+            what: "M (n*n entries, row-major)",
+            expected: n * n,
+            found: m.len(),
+        });
     }
     if let Some(index) = m.iter().position(|v| !v.is_finite()) {
         return Err(LcpError::NonFinite { what: "M", index });

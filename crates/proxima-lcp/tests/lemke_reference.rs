@@ -4,7 +4,7 @@
 
 use proxima_lcp::lemke::{LemkeReport, LemkeWorkspace};
 use proxima_lcp::{
-    Field, Lcp, LcpStatus, LemkeSettings, Rational, SolvePath, solve_lemke, solve_lemke_fixed,
+    Field, Lcp, LcpStatus, LemkeSettings, QuadraticField, Rational, SolvePath, solve_lemke, solve_lemke_fixed,
 };
 
 fn lcp<T: Field>(m: &[&[i64]], q: &[i64]) -> Lcp<T> {
@@ -160,6 +160,28 @@ fn example5_degenerate_exact_and_float() {
     for (a, b) in fx.z.iter().zip([1.0f32, 0.5, 0.0]) {
         assert!((a - b).abs() <= 1e-6, "{:?}", fx.z);
     }
+}
+
+/// Example 5 with its first row scaled by √2 (a positive row scale leaves z unchanged), solved
+/// in the exact quadratic field ℚ(√2) through the generic field pivot.
+#[test]
+fn example5_in_quadratic_field() {
+    let sqrt2 = QuadraticField::sqrt_of(Rational::from_integer(2)).unwrap();
+    let entry = |i: usize, v: i64| {
+        let v = QuadraticField::from_i64(v);
+        if i == 0 { sqrt2.mul(&v) } else { v }
+    };
+    let m = (0..9).map(|k| entry(k / 3, EX5_M[k / 3][k % 3])).collect();
+    let q = (0..3).map(|i| entry(i, EX5_Q[i])).collect();
+    let lcp = Lcp::new(m, q).unwrap();
+    let sol = solve_lemke(&lcp, &LemkeSettings::default()).unwrap();
+    // (q₀ = -√2 is now the most negative entry, so the path differs from the unscaled one.)
+    assert_eq!((sol.status, sol.path), (LcpStatus::Solved, SolvePath::Lemke));
+    let expected =
+        [QuadraticField::from_i64(1), QuadraticField::from_rational(r(1, 2)), QuadraticField::zero()];
+    assert_eq!(sol.z, expected);
+    assert!(sol.residual.min_map_inf.is_zero() && sol.residual.complementarity.is_zero());
+    assert!(sol.w[2].sub(&QuadraticField::from_rational(r(3, 2))).is_zero());
 }
 
 // ---------------------------------------------------------------- workspace reuse, trivial q

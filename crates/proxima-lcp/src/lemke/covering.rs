@@ -9,8 +9,8 @@
 //!                        d = 1 - (1 - 8⁻ˢ) e_k     (all ones, 8⁻ˢ at coordinate k)
 //! ```
 //!
-//! Shrinking d_k makes row k the most negative q_k/d_k, so restart k starts the path by
-//! dropping w_k (much as Lemke–Howson chooses a label to drop), sweeping through the
+//! Shrinking d_k makes q_k/d_k the most negative ratio when q_k < 0, so restart k starts the
+//! path by dropping w_k (much as Lemke–Howson chooses a label to drop), sweeping through the
 //! coordinates, with a stronger emphasis on each new sweep. Every entry is dyadic, so it
 //! converts exactly to exact scalars and float and rational runs follow the same path.
 //!

@@ -24,9 +24,12 @@
 //! both loops branch-free: the slot-s entries come out as 1/p and c/p.
 //!
 //! For `Rational` the same dictionary is kept fraction-free instead: integer entries, row i
-//! over its own positive denominator Dᵢ (see [`super::fraction_free`]). The
-//! accessors return the stored (scaled) entries: every ratio the tests form divides two
-//! entries of the same row, so a positive row scale cancels.
+//! over its own positive denominator Dᵢ (see [`super::fraction_free`]). The accessors return
+//! the stored (scaled) entries: every ratio the tests form divides two entries of the same
+//! row, so a positive row scale cancels.
+//!
+//! Floats update the other rows two at a time, so each pivot-row entry is loaded once per
+//! pair (the arithmetic, and so the result, is unchanged).
 
 use proxima_num::Field;
 
@@ -245,11 +248,27 @@ impl<'a, T: Field> Dictionary<'a, T> {
         // Other rows: substitute x_s.
         let above = block_above.chunks_exact_mut(n).zip(extra_above.iter_mut()).zip(rhs_above.iter_mut());
         let below = block_below.chunks_exact_mut(n).zip(extra_below.iter_mut()).zip(rhs_below.iter_mut());
+        // Rows are updated two at a time so each pivot-row entry is loaded once per pair.
+        let mut pending: Option<(&mut [T], &mut T, &mut T, T)> = None;
         for ((row, extra), rhs) in above.chain(below) {
             let c = core::mem::replace(if s < n { &mut row[s] } else { &mut *extra }, T::zero());
             if c.is_zero() {
                 continue;
             }
+            let Some((row0, extra0, rhs0, c0)) = pending.take() else {
+                pending = Some((row, extra, rhs, c));
+                continue;
+            };
+            for ((a0, a1), pa) in row0.iter_mut().zip(row.iter_mut()).zip(pivot_row.iter()) {
+                a0.add_mul_assign(&c0, pa);
+                a1.add_mul_assign(&c, pa);
+            }
+            extra0.add_mul_assign(&c0, pivot_extra);
+            rhs0.add_mul_assign(&c0, pivot_rhs);
+            extra.add_mul_assign(&c, pivot_extra);
+            rhs.add_mul_assign(&c, pivot_rhs);
+        }
+        if let Some((row, extra, rhs, c)) = pending {
             for (a, pa) in row.iter_mut().zip(pivot_row.iter()) {
                 a.add_mul_assign(&c, pa);
             }

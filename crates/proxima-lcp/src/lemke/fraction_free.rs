@@ -166,7 +166,9 @@ pub(crate) fn update<T: Field>(slot: &mut T, p: &T, c: &T, b: &T, d: &Divisor<T>
 #[inline]
 pub(crate) fn negate_if<T: Field>(slot: &mut T, negate: bool) {
     if negate && !slot.is_zero() {
-        *slot = slot.neg();
+        // By value: flips the sign in place instead of cloning the big integers.
+        let r = view_mut(slot);
+        *r = -core::mem::take(r);
     }
 }
 

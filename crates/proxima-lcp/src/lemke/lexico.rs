@@ -21,9 +21,11 @@
 //!
 //! # Floats
 //!
-//! Ratios are compared by division with a relative tie tolerance; slightly negative basic
-//! values (round-off) count as zero. Exact scalars compare by cross-multiplication (for
-//! `Rational` on big-integer numerators, without normalizing).
+//! A ratio rhsᵢ/pᵢ is compared with a band [r − t, r + t] around the best ratio r so far,
+//! t = tie · max(1, r), multiplied through by pᵢ > 0 (no division per candidate); inside the
+//! band is a tie. Slightly negative basic values (round-off) count as zero. Exact scalars
+//! compare by cross-multiplication (for `Rational` on big-integer numerators, without
+//! normalizing).
 
 use core::cmp::Ordering;
 
@@ -100,8 +102,7 @@ pub(crate) fn leaving_row<T: Field>(dict: &Dictionary<'_, T>, s: usize, num: &Nu
     let neg_tol = num.pivot.neg();
     let z0 = dict.z0();
     let mut near_candidate = false;
-    // (row, pivot magnitude p = -a_is, float only: the ratio max(rhs, 0) / p).
-    let mut best: Option<(usize, T, T)> = None;
+    let mut best: Option<Best<T>> = None;
     for i in 0..n {
         let c = dict.coef(i, s);
         let candidate = if T::EXACT { c.is_negative() } else { *c < neg_tol };
@@ -110,36 +111,65 @@ pub(crate) fn leaving_row<T: Field>(dict: &Dictionary<'_, T>, s: usize, num: &Nu
             continue;
         }
         let p = c.neg();
-        let ratio = if T::EXACT || dict.rhs(i).is_negative() { T::zero() } else { dict.rhs(i).div(&p) };
-        let Some((b, pb, ratio_b)) = &best else {
-            best = Some((i, p, ratio));
+        let zero = T::zero();
+        // Float round-off below zero counts as zero.
+        let rhs = if !T::EXACT && dict.rhs(i).is_negative() { &zero } else { dict.rhs(i) };
+        let Some(b) = &best else {
+            best = Some(Best::new(i, rhs, p, num));
             continue;
         };
+        // Floats: rhs/p against the band of the best, multiplied through by p > 0 (no division).
         let primary = if T::EXACT {
-            cmp_quotients(dict.rhs(i), &p, dict.rhs(*b), pb, &num.tie)
+            cmp_quotients(rhs, &p, dict.rhs(b.row), &b.p, &num.tie)
+        } else if *rhs < b.low.mul(&p) {
+            Ordering::Less
+        } else if *rhs > b.high.mul(&p) {
+            Ordering::Greater
         } else {
-            cmp_with_tie(&ratio, ratio_b, &num.tie)
+            Ordering::Equal
         };
         let better = match primary {
             Ordering::Less => true,
             Ordering::Greater => false,
             Ordering::Equal => {
-                if dict.basic_var(*b) == z0 {
+                if dict.basic_var(b.row) == z0 {
                     false
                 } else if dict.basic_var(i) == z0 {
                     true
                 } else {
-                    lexicographic_tail(dict, i, &p, *b, pb, num) == Ordering::Less
+                    lexicographic_tail(dict, i, &p, b.row, &b.p, num) == Ordering::Less
                 }
             }
         };
         if better {
-            best = Some((i, p, ratio));
+            best = Some(Best::new(i, rhs, p, num));
         }
     }
     match best {
         None => Leaving { row: None, dubious: !T::EXACT && near_candidate },
-        Some((row, p, _)) => Leaving { row: Some(row), dubious: !T::EXACT && p < num.small_pivot },
+        Some(b) => Leaving { row: Some(b.row), dubious: !T::EXACT && b.p < num.small_pivot },
+    }
+}
+
+/// The best candidate row so far. Floats keep its ratio r and the tie band
+/// [r − t, r + t], t = tie · max(1, r): a later ratio below the band is smaller, above it
+/// larger, inside it tied (ratios are ≥ 0).
+struct Best<T> {
+    row: usize,
+    /// Pivot magnitude p = −a_is > 0.
+    p: T,
+    low: T,
+    high: T,
+}
+
+impl<T: Field> Best<T> {
+    fn new(row: usize, rhs: &T, p: T, num: &Numerics<T>) -> Self {
+        if T::EXACT {
+            return Self { row, p, low: T::zero(), high: T::zero() };
+        }
+        let ratio = rhs.div(&p);
+        let band = if ratio > T::one() { num.tie.mul(&ratio) } else { num.tie.clone() };
+        Self { row, p, low: ratio.sub(&band), high: ratio.add(&band) }
     }
 }
 

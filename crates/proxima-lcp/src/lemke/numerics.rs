@@ -5,8 +5,9 @@
 //! * `pivot`: a column entry is a pivot candidate only if `< -pivot`, with
 //!   `pivot = max(pivot_tolerance, 64 ε) · scale` (ε the scalar's machine epsilon, so `f32`
 //!   gets a threshold it can resolve);
-//! * `tie`: two ratios tie when `|a - b| ≤ tie · max(1, |a|, |b|)`, `tie = max(10 ·
-//!   pivot_tolerance, 64 ε)`; ties go to the lexicographic tie-break;
+//! * `tie = max(10 · pivot_tolerance, 64 ε)`: two ratios a, b tie when
+//!   `|a − b| ≤ tie · max(1, |a|, |b|)` (measured from the best ratio so far in the leaving-row
+//!   test); ties go to the lexicographic tie-break;
 //! * `small_pivot = 1000 · pivot`: a chosen pivot below it marks the run numerically dubious,
 //!   and so does a ray declared while an entry lies in [-pivot, -pivot/1024) — too large to be
 //!   round-off of a zero (≈ ε·scale), too small to be a candidate (`near_candidate`);

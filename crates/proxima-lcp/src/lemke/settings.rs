@@ -16,14 +16,16 @@ pub enum Covering {
 /// What to do when plain Lemke ray-terminates (or, in floats, is not certified).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LemkeFallback {
-    /// Restarts with other covering vectors after a ray termination (0 disables).
-    /// Default 4.
+    /// Restarts with other covering vectors after a ray termination (0 disables); the
+    /// deterministic sequence is documented in the `covering` module of `lemke`. Default 4.
     pub covering_restarts: usize,
-    /// Exhaustive enumeration of complementary bases when n ≤ this (0 disables): finds a
-    /// solution or proves there is none. Default 12 (4096 bases).
+    /// Exhaustive enumeration of complementary bases when n ≤ this (0 disables; never above
+    /// 30): finds a solution, or proves there is none when no principal submatrix is
+    /// singular. Default 12 (4096 bases).
     pub enumeration_max_n: usize,
     /// For float scalars: re-solve in exact rational arithmetic when the float answer fails
-    /// its residual check, for n ≤ this (0 disables). Default 64.
+    /// its residual check, or when a float "no solution" / pivot-limit verdict rests on
+    /// numerically close decisions, for n ≤ this (0 disables). Default 64.
     pub exact_resolve_max_n: usize,
 }
 
@@ -47,11 +49,13 @@ pub struct LemkeSettings {
     /// max(n², 2n + 2, 2^min(n+1, 16)), see [`Self::max_pivots_for`].
     pub max_pivots: Option<usize>,
     /// Relative pivot tolerance for float scalars: a column entry counts as a pivot candidate
-    /// only if its magnitude exceeds `pivot_tolerance × scale`, scale = max(1, |M|∞, |q|∞).
-    /// Ignored (zero) for exact scalars. Default 1e-12.
+    /// only if its magnitude exceeds `pivot_tolerance × scale`, scale = max(1, |M|∞, |q|∞);
+    /// floored at 64 ε of the scalar type (so `f32` uses ≈ 7.6e-6). Ignored (zero) for exact
+    /// scalars. Default 1e-12.
     pub pivot_tolerance: f64,
     /// Relative residual tolerance used to certify a float answer:
-    /// ‖min(z, w)‖∞ ≤ `residual_tolerance × scale × n`. Default 1e-9.
+    /// ‖min(z, w)‖∞ ≤ `residual_tolerance × scale × n`; floored at 1000 ε of the scalar type
+    /// (≈ 1.2e-4 for `f32`). Exact answers must have a zero residual. Default 1e-9.
     pub residual_tolerance: f64,
     /// Covering vector. Default all ones.
     pub covering: Covering,
