@@ -1,13 +1,21 @@
 //! `proxima demo`: the reference's worked examples and the Siconos LCP test problems, solved
-//! with Lemke's method, as a compact table (or JSON Lines).
+//! with Lemke's method, then geometric queries (a box–box distance with its certificate and
+//! the reference's listings 4, 8 and 9), as compact tables (or JSON Lines).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
+use proxima_geom::lcp_queries::{
+    AlignedBox3, BoxN, CertifySettings, CylinderData, DistanceOutput, KernelPath, box_box_distance_f64,
+    triangle_aligned_box_distance, triangle_aligned_box_distance_f64, triangle_cylinder_intersection,
+    triangle_cylinder_intersection_f64,
+};
+use proxima_geom::shape::Cuboid;
+use proxima_geom::{GeomError, Pose, QuerySettings, Shape, distance};
 use proxima_lcp::io::read_siconos_lcp;
-use proxima_lcp::{Lcp, LcpSolution, LcpStatus, LemkeSettings, Rational, solve_lemke};
+use proxima_lcp::{Field, Lcp, LcpSolution, LcpStatus, LemkeSettings, QuadraticField, Rational, solve_lemke};
 use serde_json::{Value, json};
 
 use crate::common::{self, Scalar};
@@ -315,19 +323,368 @@ pub fn run(args: &DemoArgs) -> Result<()> {
             }
         }
     }
-    let ok = rows.iter().filter(|r| r.ok).count();
-    let unexpected = rows.len() - ok;
     if text {
         println!();
-        println!("summary: {} problems, {ok} as expected, {unexpected} unexpected", rows.len());
+        println!("Geometry (proxima-geom): box-box with its certificate; reference listings 4, 8, 9:");
+        print_geo_header();
+    }
+    let geo = geometry_rows();
+    for row in &geo {
+        if text {
+            print_geo_row(row);
+        } else {
+            println!("{}", geo_row_json(row));
+        }
+    }
+    let geo_ok = geo.iter().filter(|r| matches!(r.check, GeoCheck::Ok | GeoCheck::Info)).count();
+    let geo_unavailable = geo.iter().filter(|r| r.check == GeoCheck::Unavailable).count();
+    let geo_unexpected = geo.len() - geo_ok - geo_unavailable;
+    let ok = rows.iter().filter(|r| r.ok).count() + geo_ok;
+    let unexpected = rows.len() + geo.len() - ok - geo_unavailable;
+    let total = rows.len() + geo.len();
+    if text {
+        println!();
+        let unavailable = if geo_unavailable > 0 {
+            format!(", {geo_unavailable} not yet available")
+        } else {
+            String::new()
+        };
+        println!("summary: {total} problems, {ok} as expected, {unexpected} unexpected{unavailable}");
     } else {
         let summary = json!({"summary": {
-            "problems": rows.len(),
+            "problems": total,
             "as_expected": ok,
             "unexpected": unexpected,
+            "not_yet_available": geo_unavailable,
+            "geometry_unexpected": geo_unexpected,
             "siconos_dir": dir.map(|d| d.display().to_string()),
         }});
         println!("{summary}");
     }
     Ok(())
+}
+
+/// How a geometry row is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GeoCheck {
+    Ok,
+    Unexpected,
+    /// Informational (no expected value, e.g. the raw f64 run of listing 4).
+    Info,
+    /// The kernel or API is not implemented yet.
+    Unavailable,
+}
+
+impl GeoCheck {
+    fn from_bool(ok: bool) -> Self {
+        if ok { GeoCheck::Ok } else { GeoCheck::Unexpected }
+    }
+    fn as_str(self) -> &'static str {
+        match self {
+            GeoCheck::Ok => "ok",
+            GeoCheck::Unexpected => "unexpected",
+            GeoCheck::Info => "info",
+            GeoCheck::Unavailable => "not yet available",
+        }
+    }
+}
+
+/// One geometry row of the demo.
+struct GeoRow {
+    name: &'static str,
+    arithmetic: &'static str,
+    result: String,
+    path: String,
+    time: Option<Duration>,
+    check: GeoCheck,
+    note: Option<String>,
+}
+
+fn kernel_path_name(p: KernelPath) -> &'static str {
+    match p {
+        KernelPath::Exact => "exact",
+        KernelPath::Float => "float",
+        KernelPath::FloatCertified => "float_certified",
+        KernelPath::FastPath => "fast_path",
+        KernelPath::ExactResolve => "exact_resolve",
+        KernelPath::Uncertified => "uncertified",
+        #[allow(unreachable_patterns)]
+        _ => "other",
+    }
+}
+
+/// Runs `f` timed; a panic or an error becomes a row that says why.
+fn geo_row<R>(
+    name: &'static str,
+    arithmetic: &'static str,
+    f: impl FnOnce() -> Result<R, GeomError>,
+    judge: impl FnOnce(&R) -> (String, String, GeoCheck),
+) -> GeoRow {
+    let start = Instant::now();
+    let out = common::catch(f);
+    let time = start.elapsed();
+    let base = GeoRow {
+        name,
+        arithmetic,
+        result: "-".into(),
+        path: "-".into(),
+        time: None,
+        check: GeoCheck::Unavailable,
+        note: None,
+    };
+    match out {
+        Ok(Ok(r)) => {
+            let (result, path, check) = judge(&r);
+            GeoRow { result, path, time: Some(time), check, ..base }
+        }
+        Ok(Err(e @ GeomError::Unsupported { .. })) => GeoRow { note: Some(e.to_string()), ..base },
+        Ok(Err(e)) => GeoRow { check: GeoCheck::Unexpected, note: Some(e.to_string()), ..base },
+        Err(panic) if panic.contains("not yet implemented") || panic.contains("not implemented") => {
+            GeoRow { note: Some(common::one_line(&panic)), ..base }
+        }
+        Err(panic) => GeoRow {
+            check: GeoCheck::Unexpected,
+            note: Some(format!("panic: {}", common::one_line(&panic))),
+            ..base
+        },
+    }
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * b.abs().max(1.0)
+}
+
+/// Listing 4's triangle and aligned box (f64 inputs as written in the reference).
+#[allow(clippy::excessive_precision)]
+fn listing4() -> ([[f64; 3]; 3], AlignedBox3<f64>) {
+    let tri = [[0.5, 0.5, 1.5], [0.500000000000000178, 25.5, 1.5], [-0.500000000000000355, 0.5, 1.5]];
+    let b = AlignedBox3 {
+        min: [-28.666800635711962, 12.285771701019407, -48.666800635711965],
+        max: [-20.476286168365689, 20.476286168365682, -40.476286168365689],
+    };
+    (tri, b)
+}
+
+/// The exact distance of listing 4 (rational arithmetic in the reference).
+#[allow(clippy::excessive_precision)]
+const LISTING4_DISTANCE: f64 = 46.6845780373756085;
+
+fn rational3(v: &[f64; 3]) -> Result<[Rational; 3], GeomError> {
+    let mut out = [Rational::zero(), Rational::zero(), Rational::zero()];
+    for (o, x) in out.iter_mut().zip(v) {
+        *o = Rational::from_f64_exact(*x).ok_or(GeomError::NonFinite { what: "input" })?;
+    }
+    Ok(out)
+}
+
+fn qf3(v: [i64; 3]) -> [QuadraticField; 3] {
+    v.map(|x| QuadraticField::from_rational(Rational::from_integer(x)))
+}
+
+fn param_text<T: ToString>(p: &[T; 2]) -> String {
+    format!("(s, t) = ({}, {})", p[0].to_string(), p[1].to_string())
+}
+
+fn geometry_rows() -> Vec<GeoRow> {
+    let mut rows = Vec::new();
+    let cs = CertifySettings::default();
+
+    // Box–box: unit-half-extent cube at the origin; a cube of half extent 1/2 turned 45° about
+    // z at (3, 0, 0): its edge at x = 3 − √2/2 is nearest, distance 2 − √2/2.
+    let expected = 2.0 - std::f64::consts::FRAC_1_SQRT_2;
+    let c = std::f64::consts::FRAC_1_SQRT_2;
+    let rot = [[c, -c, 0.0], [c, c, 0.0], [0.0, 0.0, 1.0]];
+    rows.push(geo_row(
+        "box-box distance()",
+        "certified",
+        || {
+            let a = Shape::Cuboid(Cuboid::new([1.0; 3])?);
+            let b = Shape::Cuboid(Cuboid::new([0.5; 3])?);
+            distance(&a, &Pose::identity(), &b, &Pose::new(rot, [3.0, 0.0, 0.0])?, &QuerySettings::default())
+        },
+        |r| {
+            let (d, cert) = (r.distance(), r.certificate);
+            let ok = close(d, expected, 1e-12) && cert.lower <= d && d <= cert.upper && cert.gap() <= 1e-9;
+            (
+                format!("d = {d} in [{}, {}]", cert.lower, cert.upper),
+                crate::query::path_name(&r.path),
+                GeoCheck::from_bool(ok),
+            )
+        },
+    ));
+    rows.push(geo_row(
+        "box-box kernel (3D fast path)",
+        "certified",
+        || {
+            let a = BoxN {
+                center: [0.0; 3],
+                axes: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                half_extents: [1.0; 3],
+            };
+            // axes[j] = column j of the rotation.
+            let b = BoxN {
+                center: [3.0, 0.0, 0.0],
+                axes: [[c, c, 0.0], [-c, c, 0.0], [0.0, 0.0, 1.0]],
+                half_extents: [0.5; 3],
+            };
+            box_box_distance_f64(&a, &b, &cs)
+        },
+        |r| {
+            let d = r.distance_f64();
+            let cert = r.certificate;
+            let ok = close(d, expected, 1e-12)
+                && cert.is_some_and(|c| c.lower <= d && d <= c.upper && c.gap() <= 1e-9 * c.scale);
+            let bracket = cert.map_or(String::new(), |c| format!(" in [{}, {}]", c.lower, c.upper));
+            (format!("d = {d}{bracket}"), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+        },
+    ));
+
+    // Listing 4: near-parallel triangle / aligned box; the f64 LCP alone may land on a wrong
+    // vertex, the certified path re-solves exactly.
+    let (tri, abox) = listing4();
+    let l4 = |r: &DistanceOutput<f64, 3, 3>, check: bool| {
+        let d = r.distance_f64();
+        let bracket = r.certificate.map_or(String::new(), |c| format!(" in [{}, {}]", c.lower, c.upper));
+        let verdict =
+            if check { GeoCheck::from_bool(close(d, LISTING4_DISTANCE, 1e-12)) } else { GeoCheck::Info };
+        (format!("d = {d}{bracket}"), kernel_path_name(r.path).to_string(), verdict)
+    };
+    rows.push(geo_row(
+        "listing 4 triangle-aligned box",
+        "f64 only",
+        || triangle_aligned_box_distance_f64(&tri, &abox, &CertifySettings { exact_fallback: false, ..cs }),
+        |r| l4(r, false),
+    ));
+    rows.push(geo_row(
+        "listing 4 triangle-aligned box",
+        "certified",
+        || triangle_aligned_box_distance_f64(&tri, &abox, &cs),
+        |r| l4(r, true),
+    ));
+    rows.push(geo_row(
+        "listing 4 triangle-aligned box",
+        "exact",
+        || {
+            let rt = [rational3(&tri[0])?, rational3(&tri[1])?, rational3(&tri[2])?];
+            let rb = AlignedBox3 { min: rational3(&abox.min)?, max: rational3(&abox.max)? };
+            triangle_aligned_box_distance(&rt, &rb)
+        },
+        |r| {
+            let d = r.distance_f64();
+            (
+                format!("d = {d}"),
+                kernel_path_name(r.path).into(),
+                GeoCheck::from_bool(close(d, LISTING4_DISTANCE, 1e-12)),
+            )
+        },
+    ));
+
+    // Listing 8: triangle–cylinder, caps inactive: (s, t) = (0, 11/30).
+    let tri8 = [[0.5, -1.0, 0.0], [3.0, 1.0, 0.0], [0.5, 2.0, 0.0]];
+    let n14 = 14f64.sqrt();
+    let unit = [1.0 / n14, 2.0 / n14, 3.0 / n14];
+    rows.push(geo_row(
+        "listing 8 triangle-cylinder",
+        "f64 (unit axis)",
+        || triangle_cylinder_intersection_f64(&tri8, &[0.0; 3], &unit, 1.0, 2.0, &cs),
+        |r| {
+            let ok = r.intersects && r.param[0].abs() <= 1e-12 && close(r.param[1], 11.0 / 30.0, 1e-12);
+            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+        },
+    ));
+    rows.push(geo_row(
+        "listing 8 triangle-cylinder",
+        "Q(sqrt 14)",
+        || {
+            let q = |n: i64, d: i64| QuadraticField::from_rational(Rational::new(n, d));
+            let tri =
+                [[q(1, 2), q(-1, 1), q(0, 1)], [q(3, 1), q(1, 1), q(0, 1)], [q(1, 2), q(2, 1), q(0, 1)]];
+            let cyl = CylinderData {
+                center: qf3([0, 0, 0]),
+                axis: qf3([1, 2, 3]),
+                axis_length: QuadraticField::sqrt_of(Rational::from_integer(14))
+                    .map_err(|_| GeomError::ZeroAxis { what: "cylinder axis" })?,
+                radius: QuadraticField::from_rational(Rational::from_integer(1)),
+                height: QuadraticField::from_rational(Rational::from_integer(2)),
+            };
+            triangle_cylinder_intersection(&tri, &cyl)
+        },
+        |r| {
+            let t = QuadraticField::from_rational(Rational::new(11, 30));
+            let ok = r.intersects && r.param[0].is_zero() && r.param[1].sub(&t).is_zero();
+            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+        },
+    ));
+
+    // Listing 9: the triangle crosses a cap plane: s = 1 − √14/7, t = 0.
+    let tri9 = [[0.125, 1.0, 1.625], [-0.75, 0.0, 0.25], [-3.0, 0.0, 1.0]];
+    let s9 = 1.0 - n14 / 7.0;
+    rows.push(geo_row(
+        "listing 9 triangle-cylinder",
+        "f64 (unit axis)",
+        || triangle_cylinder_intersection_f64(&tri9, &[0.0; 3], &unit, 1.0, 2.0, &cs),
+        |r| {
+            let ok = r.intersects && close(r.param[0], s9, 1e-12) && r.param[1].abs() <= 1e-12;
+            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+        },
+    ));
+    rows.push(geo_row(
+        "listing 9 triangle-cylinder",
+        "Q(sqrt 14)",
+        || {
+            let q = |n: i64, d: i64| QuadraticField::from_rational(Rational::new(n, d));
+            let tri =
+                [[q(1, 8), q(1, 1), q(13, 8)], [q(-3, 4), q(0, 1), q(1, 4)], [q(-3, 1), q(0, 1), q(1, 1)]];
+            let cyl = CylinderData {
+                center: qf3([0, 0, 0]),
+                axis: qf3([1, 2, 3]),
+                axis_length: QuadraticField::sqrt_of(Rational::from_integer(14))
+                    .map_err(|_| GeomError::ZeroAxis { what: "cylinder axis" })?,
+                radius: q(1, 1),
+                height: q(2, 1),
+            };
+            triangle_cylinder_intersection(&tri, &cyl)
+        },
+        |r| {
+            let expected = QuadraticField::new(
+                Rational::from_integer(1),
+                Rational::new(-1, 7),
+                Rational::from_integer(14),
+            );
+            let ok =
+                r.intersects && expected.is_ok_and(|s| r.param[0].sub(&s).is_zero()) && r.param[1].is_zero();
+            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+        },
+    ));
+    rows
+}
+
+fn print_geo_header() {
+    println!("{:<31} {:<16} {:<66} {:<16} {:>9}  check", "query", "arithmetic", "result", "path", "time");
+}
+
+fn print_geo_row(row: &GeoRow) {
+    println!(
+        "{:<31} {:<16} {:<66} {:<16} {:>9}  {}{}",
+        row.name,
+        row.arithmetic,
+        row.result,
+        row.path,
+        row.time.map_or("-".into(), common::fmt_duration),
+        row.check.as_str(),
+        row.note.as_ref().map_or(String::new(), |n| format!("  ({})", common::one_line(n))),
+    );
+}
+
+fn geo_row_json(row: &GeoRow) -> Value {
+    json!({
+        "group": "geometry",
+        "name": row.name,
+        "arithmetic": row.arithmetic,
+        "result": row.result,
+        "path": row.path,
+        "time_ns": row.time.map(|t| u64::try_from(t.as_nanos()).unwrap_or(u64::MAX)),
+        "check": row.check.as_str(),
+        "note": row.note,
+    })
 }

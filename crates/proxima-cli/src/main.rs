@@ -5,17 +5,23 @@
 //! proxima solve --matrix M.mtx --vector q.mtx [--exact] [--format text|json]
 //! proxima bench-lcp --manifest FILE [--manifest FILE ...] --solver lemke --out RESULTS [...]
 //! proxima demo [--format text|json] [--siconos-dir DIR]
+//! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
+//!               [--arithmetic certified|float|exact] [--format jsonl|text]
+//! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
 //! ```
 //!
 //! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error);
 //! 2 for bad arguments or bad input (missing file, malformed data, NaN, mismatched sizes), with
 //! one line `error: ...` on stderr; 3 for an internal error (a panic, reported on one line).
 
+mod bench_geometry;
 mod bench_lcp;
 mod common;
 mod demo;
+mod query;
 mod solve;
 mod solvers;
+mod workload;
 
 use std::process::ExitCode;
 
@@ -35,8 +41,13 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Run a solver over benchmark manifests and write JSON Lines results (harness contract).
     BenchLcp(bench_lcp::BenchArgs),
-    /// Run the reference's worked examples and the Siconos LCP test problems; print a table.
+    /// Run the reference's worked examples, the Siconos LCP test problems and the geometric
+    /// listings (box-box certificate, listings 4, 8, 9); print tables.
     Demo(demo::DemoArgs),
+    /// Distance or intersection for every query of a geometry workload file (JSON Lines).
+    Query(query::QueryArgs),
+    /// Time the geometry queries of a workload file and write JSON Lines results (harness contract).
+    BenchGeometry(bench_geometry::BenchGeometryArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +64,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::BenchLcp(args) => bench_lcp::run(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Query(args) => query::run(&args),
+        Command::BenchGeometry(args) => bench_geometry::run(&args),
     });
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,

@@ -1,0 +1,418 @@
+//! `proxima bench-geometry`: the geometry benchmark harness's runner contract
+//! (`../shared/bench/geometry/README.md`, "Contract for a third runner"; records per FORMAT.md).
+//!
+//! Per variant: one untimed pass computes the values written (and finds the pairs the library
+//! cannot handle: `"distance":null,"skipped":true`, left out of timing); then each section
+//! (`queries`: cold distance; `collide`: `intersects`; `track_cold`: every track step, no warm
+//! start) runs one untimed warm-up pass and `--repeat` timed passes over its supported items,
+//! single thread, wall clock, library call only (shapes and poses built before timing).
+//! Warm-started tracking (`track_warm`) is not implemented yet.
+
+use std::fs::File;
+use std::hint::black_box;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use proxima_geom::{
+    Algorithm, Arithmetic, DistanceResult, Intersection, QuerySettings, distance, intersects,
+};
+use serde::Serialize;
+
+use crate::common::{self, Internal};
+use crate::query::{self, Outcome, ResultFields};
+use crate::workload::{self, Workload};
+
+/// Arguments of `proxima bench-geometry` (names as the harness's other runners).
+#[derive(Debug, Args)]
+pub struct BenchGeometryArgs {
+    /// Workload file (JSON, shared/bench/geometry/FORMAT.md).
+    #[arg(long)]
+    pub workload: PathBuf,
+    /// Timed passes per section (after one untimed warm-up pass).
+    #[arg(long, default_value_t = 10)]
+    pub repeat: usize,
+    /// Results file (JSON Lines).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Comma-separated configurations: default (auto, certified), float (auto, f64 only),
+    /// exact (auto, exact arithmetic), lcp (LCP, certified), lcp_float (LCP, f64 only).
+    #[arg(long, default_value = "default", value_delimiter = ',')]
+    pub variants: Vec<String>,
+}
+
+/// The known variants and their settings.
+pub const VARIANTS: &[&str] = &["default", "float", "exact", "lcp", "lcp_float"];
+
+fn variant_settings(name: &str) -> Option<QuerySettings> {
+    let (algorithm, arithmetic) = match name {
+        "default" => (Algorithm::Auto, Arithmetic::Certified),
+        "float" => (Algorithm::Auto, Arithmetic::Float),
+        "exact" => (Algorithm::Auto, Arithmetic::Exact),
+        "lcp" => (Algorithm::Lcp, Arithmetic::Certified),
+        "lcp_float" => (Algorithm::Lcp, Arithmetic::Float),
+        _ => return None,
+    };
+    Some(QuerySettings { algorithm, arithmetic, ..QuerySettings::default() })
+}
+
+/// Today's UTC date as `YYYY-MM-DD` (civil-from-days on the Unix day number).
+pub fn utc_date() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    civil_date(i64::try_from(secs / 86_400).unwrap_or(0))
+}
+
+/// `YYYY-MM-DD` of a day number counted from 1970-01-01 (proleptic Gregorian calendar).
+pub fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// One untimed warm-up pass, then `repeat` timed passes; wall time of each pass in ns.
+fn time_passes(repeat: usize, mut pass: impl FnMut()) -> Vec<u64> {
+    pass();
+    (0..repeat)
+        .map(|_| {
+            let start = Instant::now();
+            pass();
+            u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+        })
+        .collect()
+}
+
+/// Median of a list (mean of the two middle values for an even count).
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let k = v.len() / 2;
+    Some(if v.len() % 2 == 1 { v[k] } else { 0.5 * (v[k - 1] + v[k]) })
+}
+
+/// A timing record (FORMAT.md); per-query figures are `null` when the section had no
+/// supported item. Extras: `skipped` (items left out of timing), `num_intersecting` (collide).
+#[derive(Debug, Clone, Serialize)]
+struct TimingRecord {
+    kind: &'static str,
+    section: &'static str,
+    variant: String,
+    n: usize,
+    repeat: usize,
+    total_ns: Vec<u64>,
+    ns_per_query_min: Option<f64>,
+    ns_per_query_median: Option<f64>,
+    skipped: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    num_intersecting: Option<usize>,
+}
+
+fn timing_record(
+    section: &'static str,
+    variant: &str,
+    n: usize,
+    skipped: usize,
+    repeat: usize,
+    total_ns: &[u64],
+) -> TimingRecord {
+    let per: Vec<f64> =
+        if n == 0 { Vec::new() } else { total_ns.iter().map(|&t| t as f64 / n as f64).collect() };
+    TimingRecord {
+        kind: "timing",
+        section,
+        variant: variant.to_string(),
+        n,
+        repeat,
+        total_ns: total_ns.to_vec(),
+        ns_per_query_min: per.iter().copied().reduce(f64::min),
+        ns_per_query_median: median(per),
+        skipped,
+        num_intersecting: None,
+    }
+}
+
+fn summary(w: &Workload, t: &TimingRecord) {
+    let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
+    eprintln!(
+        "proxima {} {}:{}: n={} skipped={} ns/query min {} median {}",
+        w.name,
+        t.section,
+        t.variant,
+        t.n,
+        t.skipped,
+        f(t.ns_per_query_min),
+        f(t.ns_per_query_median),
+    );
+}
+
+/// A query or track record (FORMAT.md) from an untimed result; extras after the required
+/// fields: the certificate, algorithm and path, or `skipped` with the reason.
+#[derive(Debug, Serialize)]
+struct ResultRecord<'a> {
+    kind: &'static str,
+    variant: &'a str,
+    i: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    k: Option<usize>,
+    distance: Option<f64>,
+    /// Penetration depth is not computed: always `null`.
+    signed_distance: Option<f64>,
+    p_a: Option<[f64; 3]>,
+    p_b: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upper: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algorithm: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    skipped: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn result_record<'a>(
+    kind: &'static str,
+    variant: &'a str,
+    i: usize,
+    k: Option<usize>,
+    out: &Outcome<DistanceResult>,
+) -> ResultRecord<'a> {
+    let (f, path) = ResultFields::of_distance(out);
+    let ok = matches!(out, Outcome::Ok(_));
+    ResultRecord {
+        kind,
+        variant,
+        i,
+        k,
+        distance: f.distance,
+        signed_distance: None,
+        p_a: f.p_a,
+        p_b: f.p_b,
+        lower: f.lower,
+        upper: f.upper,
+        algorithm: f.algorithm,
+        path,
+        skipped: !ok,
+        status: (!ok).then(|| out.status()),
+        error: out.error().map(str::to_string),
+    }
+}
+
+/// All records of one variant, in the order written.
+fn run_variant(w: &Workload, variant: &str, settings: &QuerySettings, repeat: usize) -> Result<Vec<String>> {
+    let shapes = &w.shapes;
+    let mut timing = Vec::new();
+    let mut records = Vec::new();
+
+    // queries: untimed values, then timing over the supported ones.
+    let outcomes: Vec<Outcome<DistanceResult>> = w
+        .queries
+        .iter()
+        .map(|q| query::run_distance(&shapes[q.a], &q.pose_a, &shapes[q.b], &q.pose_b, settings))
+        .collect();
+    let ok: Vec<usize> = (0..outcomes.len()).filter(|&i| matches!(outcomes[i], Outcome::Ok(_))).collect();
+    let total = common::catch(|| {
+        time_passes(repeat, || {
+            for &i in &ok {
+                let q = &w.queries[i];
+                black_box(
+                    distance(&shapes[q.a], &q.pose_a, &shapes[q.b], &q.pose_b, black_box(settings)).ok(),
+                );
+            }
+        })
+    })
+    .map_err(|p| Internal(format!("timed distance pass: {p}")))?;
+    timing.push(timing_record("queries", variant, ok.len(), outcomes.len() - ok.len(), repeat, &total));
+    for (i, o) in outcomes.iter().enumerate() {
+        records.push(result_record("query", variant, i, None, o));
+    }
+
+    // collide: `intersects` (touching counts), timed over the pairs it supports.
+    if !w.queries.is_empty() {
+        let hits: Vec<Outcome<Intersection>> = w
+            .queries
+            .iter()
+            .map(|q| query::run_intersects(&shapes[q.a], &q.pose_a, &shapes[q.b], &q.pose_b, settings))
+            .collect();
+        let ok: Vec<usize> = (0..hits.len()).filter(|&i| matches!(hits[i], Outcome::Ok(_))).collect();
+        let intersecting =
+            hits.iter().filter(|h| matches!(h, Outcome::Ok(Intersection::Intersecting { .. }))).count();
+        let total = common::catch(|| {
+            time_passes(repeat, || {
+                for &i in &ok {
+                    let q = &w.queries[i];
+                    black_box(
+                        intersects(&shapes[q.a], &q.pose_a, &shapes[q.b], &q.pose_b, black_box(settings))
+                            .ok(),
+                    );
+                }
+            })
+        })
+        .map_err(|p| Internal(format!("timed intersects pass: {p}")))?;
+        let mut rec = timing_record("collide", variant, ok.len(), hits.len() - ok.len(), repeat, &total);
+        rec.num_intersecting = Some(intersecting);
+        timing.push(rec);
+    }
+
+    // track_cold: every step independent.
+    if !w.tracks.is_empty() {
+        let mut steps = Vec::new();
+        let mut skipped = 0;
+        for (i, t) in w.tracks.iter().enumerate() {
+            for (k, (pa, pb)) in t.poses.iter().enumerate() {
+                let o = query::run_distance(&shapes[t.a], pa, &shapes[t.b], pb, settings);
+                if matches!(o, Outcome::Ok(_)) {
+                    steps.push((t.a, pa, t.b, pb));
+                } else {
+                    skipped += 1;
+                }
+                records.push(result_record("track", variant, i, Some(k), &o));
+            }
+        }
+        let total = common::catch(|| {
+            time_passes(repeat, || {
+                for &(a, pa, b, pb) in &steps {
+                    black_box(distance(&shapes[a], pa, &shapes[b], pb, black_box(settings)).ok());
+                }
+            })
+        })
+        .map_err(|p| Internal(format!("timed track pass: {p}")))?;
+        timing.push(timing_record("track_cold", variant, steps.len(), skipped, repeat, &total));
+    }
+    let mut lines = Vec::with_capacity(timing.len() + records.len());
+    for rec in &timing {
+        summary(w, rec);
+        lines.push(serde_json::to_string(rec)?);
+    }
+    for rec in &records {
+        lines.push(serde_json::to_string(rec)?);
+    }
+    Ok(lines)
+}
+
+/// The meta record (first line).
+#[derive(Debug, Serialize)]
+struct Meta<'a> {
+    kind: &'static str,
+    runner: &'static str,
+    library_version: &'static str,
+    workload: &'a str,
+    num_queries: usize,
+    num_tracks: usize,
+    steps: usize,
+    repeat: usize,
+    variants: Vec<&'a str>,
+    date: String,
+    signed: bool,
+    witness_frame: &'static str,
+    /// Timed sections written per variant.
+    sections: Vec<&'static str>,
+}
+
+/// Runs `proxima bench-geometry`.
+pub fn run(args: &BenchGeometryArgs) -> Result<()> {
+    if args.repeat == 0 {
+        bail!("--repeat must be at least 1");
+    }
+    let mut variants: Vec<(String, QuerySettings)> = Vec::new();
+    for v in &args.variants {
+        let v = v.trim();
+        let Some(settings) = variant_settings(v) else {
+            bail!("unknown variant {v:?}; known variants: {}", VARIANTS.join(", "));
+        };
+        if !variants.iter().any(|(n, _)| n == v) {
+            variants.push((v.to_string(), settings));
+        }
+    }
+    if variants.is_empty() {
+        bail!("--variants is empty");
+    }
+    let w = workload::load(&args.workload)?;
+    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let file = File::create(&args.out).with_context(|| format!("cannot open {}", args.out.display()))?;
+    let mut out = BufWriter::new(file);
+    let meta = Meta {
+        kind: "meta",
+        runner: "proxima",
+        library_version: env!("CARGO_PKG_VERSION"),
+        workload: &w.name,
+        num_queries: w.queries.len(),
+        num_tracks: w.tracks.len(),
+        steps: w.steps(),
+        repeat: args.repeat,
+        variants: variants.iter().map(|(n, _)| n.as_str()).collect(),
+        date: utc_date(),
+        signed: false,
+        witness_frame: "world",
+        sections: ["queries", "collide", "track_cold"]
+            .into_iter()
+            .filter(|s| match *s {
+                "collide" => !w.queries.is_empty(),
+                "track_cold" => !w.tracks.is_empty(),
+                _ => true,
+            })
+            .collect(),
+    };
+    serde_json::to_writer(&mut out, &meta)?;
+    writeln!(out)?;
+    for (name, settings) in &variants {
+        for rec in run_variant(&w, name, settings, args.repeat)? {
+            writeln!(out, "{rec}")?;
+        }
+    }
+    out.flush().with_context(|| format!("cannot write {}", args.out.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(20_779), "2026-11-22");
+    }
+
+    #[test]
+    fn medians_and_timing_records() {
+        assert_eq!(median(vec![]), None);
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 10.0]), Some(3.0));
+        let rec = timing_record("queries", "default", 4, 1, 2, &[400, 800]);
+        assert_eq!(rec.ns_per_query_min, Some(100.0));
+        assert_eq!(rec.ns_per_query_median, Some(150.0));
+        let line = serde_json::to_string(&rec).unwrap();
+        assert!(
+            line.starts_with(r#"{"kind":"timing","section":"queries","variant":"default","n":4"#),
+            "{line}"
+        );
+        assert_eq!(timing_record("queries", "default", 0, 3, 2, &[0, 0]).ns_per_query_min, None);
+    }
+
+    #[test]
+    fn variants_are_known() {
+        for v in VARIANTS {
+            assert!(variant_settings(v).is_some());
+        }
+        assert!(variant_settings("nesterov").is_none());
+    }
+}

@@ -1,0 +1,349 @@
+//! `proxima query`: distance or intersection for every query of a geometry workload file
+//! (`../shared/bench/geometry/FORMAT.md`), one JSON line (or text row) per query.
+//!
+//! A pair the library cannot handle yet (`GeomError::Unsupported`, or a body that is still
+//! `todo!()`) is reported with `"status":"unsupported"` and the message in `"error"`; any
+//! other per-query failure is `"status":"error"`. Neither stops the run. A bad file (missing,
+//! malformed JSON, invalid shape or pose) is an input error: exit 2 with one line.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use nalgebra::Point3;
+use proxima_geom::{
+    Algorithm, Arithmetic, DistanceResult, GeomError, Intersection, Pose, Proximity, QueryPath,
+    QuerySettings, Shape, distance, intersects,
+};
+use serde::Serialize;
+
+use crate::common;
+use crate::workload;
+
+/// Which query to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Op {
+    /// Distance with witness points and a certificate.
+    Distance,
+    /// Boolean intersection test (touching counts).
+    Intersects,
+}
+
+/// `--algorithm`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    /// The dispatcher's choice.
+    Auto,
+    /// Closed-form formulas only.
+    #[value(name = "closed_form")]
+    ClosedForm,
+    /// The pair as a convex QP solved by Lemke's method.
+    Lcp,
+}
+
+impl AlgorithmArg {
+    /// The library value.
+    pub fn to_geom(self) -> Algorithm {
+        match self {
+            AlgorithmArg::Auto => Algorithm::Auto,
+            AlgorithmArg::ClosedForm => Algorithm::ClosedForm,
+            AlgorithmArg::Lcp => Algorithm::Lcp,
+        }
+    }
+}
+
+/// `--arithmetic`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ArithmeticArg {
+    /// f64 with certification and exact re-solve when needed.
+    Certified,
+    /// f64 only.
+    Float,
+    /// Exact rational arithmetic.
+    Exact,
+}
+
+impl ArithmeticArg {
+    /// The library value.
+    pub fn to_geom(self) -> Arithmetic {
+        match self {
+            ArithmeticArg::Certified => Arithmetic::Certified,
+            ArithmeticArg::Float => Arithmetic::Float,
+            ArithmeticArg::Exact => Arithmetic::Exact,
+        }
+    }
+}
+
+/// Output format of `proxima query`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueryFormat {
+    /// One JSON object per query.
+    Jsonl,
+    /// One aligned text row per query.
+    Text,
+}
+
+/// Arguments of `proxima query`.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// Workload file (JSON, shared/bench/geometry/FORMAT.md).
+    pub file: PathBuf,
+    /// The query to run on every pair.
+    #[arg(long, value_enum, default_value_t = Op::Distance)]
+    pub op: Op,
+    /// Algorithm (auto = the dispatcher's choice for each pair).
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Auto)]
+    pub algorithm: AlgorithmArg,
+    /// Arithmetic of LCP-formulated queries.
+    #[arg(long, value_enum, default_value_t = ArithmeticArg::Certified)]
+    pub arithmetic: ArithmeticArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = QueryFormat::Jsonl)]
+    pub format: QueryFormat,
+}
+
+/// How one library call ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome<T> {
+    /// An answer.
+    Ok(T),
+    /// The pair / algorithm is not implemented (yet).
+    Unsupported(String),
+    /// Any other failure (rejected input, internal error).
+    Error(String),
+}
+
+impl<T> Outcome<T> {
+    /// `"ok"`, `"unsupported"` or `"error"`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Outcome::Ok(_) => "ok",
+            Outcome::Unsupported(_) => "unsupported",
+            Outcome::Error(_) => "error",
+        }
+    }
+    /// The message of a failure.
+    pub fn error(&self) -> Option<&str> {
+        match self {
+            Outcome::Ok(_) => None,
+            Outcome::Unsupported(m) | Outcome::Error(m) => Some(m),
+        }
+    }
+}
+
+/// Runs a library call, classifying errors and caught panics (`todo!()` bodies count as
+/// unsupported).
+pub fn classify<T>(f: impl FnOnce() -> Result<T, GeomError>) -> Outcome<T> {
+    match common::catch(f) {
+        Ok(Ok(v)) => Outcome::Ok(v),
+        Ok(Err(e @ GeomError::Unsupported { .. })) => Outcome::Unsupported(e.to_string()),
+        Ok(Err(e)) => Outcome::Error(e.to_string()),
+        Err(panic) if panic.contains("not yet implemented") || panic.contains("not implemented") => {
+            Outcome::Unsupported(common::one_line(&panic))
+        }
+        Err(panic) => Outcome::Error(format!("internal error: {}", common::one_line(&panic))),
+    }
+}
+
+/// `distance` with the outcome classified.
+pub fn run_distance(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Outcome<DistanceResult> {
+    classify(|| distance(a, pa, b, pb, settings))
+}
+
+/// `intersects` with the outcome classified.
+pub fn run_intersects(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Outcome<Intersection> {
+    classify(|| intersects(a, pa, b, pb, settings))
+}
+
+/// A stable name of a query path (`closed_form`, `float/lemke`, `exact_resolve`, `exact`).
+pub fn path_name(path: &QueryPath) -> String {
+    match path {
+        QueryPath::ClosedForm => "closed_form".into(),
+        QueryPath::Float { lcp } => format!("float/{}", lcp.as_str()),
+        QueryPath::ExactResolve => "exact_resolve".into(),
+        QueryPath::Exact => "exact".into(),
+        #[allow(unreachable_patterns)]
+        _ => format!("{path:?}").to_lowercase(),
+    }
+}
+
+/// `[x, y, z]` of a world-frame point.
+pub fn xyz(p: &Point3<f64>) -> [f64; 3] {
+    [p.x, p.y, p.z]
+}
+
+/// The result fields of one query shared by `query` and `bench-geometry`, in output order
+/// (all `null` when the query was not answered). Non-finite numbers are written as `null`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ResultFields {
+    /// Separation distance, 0 when touching or intersecting.
+    pub distance: Option<f64>,
+    /// Whether the shapes share a point.
+    pub intersects: Option<bool>,
+    /// Witness on a (world frame).
+    pub p_a: Option<[f64; 3]>,
+    /// Witness on b (world frame).
+    pub p_b: Option<[f64; 3]>,
+    /// Certificate lower bound.
+    pub lower: Option<f64>,
+    /// Certificate upper bound.
+    pub upper: Option<f64>,
+    /// The algorithm that ran.
+    pub algorithm: Option<&'static str>,
+}
+
+impl ResultFields {
+    /// Fields of a distance outcome, and its path.
+    pub fn of_distance(out: &Outcome<DistanceResult>) -> (Self, Option<String>) {
+        let Outcome::Ok(r) = out else { return (Self::default(), None) };
+        let (p_a, p_b) = r.witnesses().map_or((None, None), |(a, b)| (Some(xyz(&a)), Some(xyz(&b))));
+        let fields = Self {
+            distance: Some(r.distance()),
+            intersects: Some(!matches!(r.proximity, Proximity::Separated { .. })),
+            p_a,
+            p_b,
+            lower: Some(r.certificate.lower),
+            upper: Some(r.certificate.upper),
+            algorithm: Some(r.algorithm.as_str()),
+        };
+        (fields, Some(path_name(&r.path)))
+    }
+
+    /// Fields of an intersection outcome (a common point as both witnesses when known).
+    fn of_intersects(out: &Outcome<Intersection>, algorithm: Algorithm) -> Self {
+        match out {
+            Outcome::Ok(Intersection::Intersecting { point }) => {
+                let p = point.as_ref().map(xyz);
+                Self {
+                    intersects: Some(true),
+                    p_a: p,
+                    p_b: p,
+                    algorithm: Some(algorithm.as_str()),
+                    ..Self::default()
+                }
+            }
+            Outcome::Ok(Intersection::Separated { .. }) => {
+                Self { intersects: Some(false), algorithm: Some(algorithm.as_str()), ..Self::default() }
+            }
+            _ => Self::default(),
+        }
+    }
+}
+
+/// One line of `proxima query` output.
+#[derive(Debug, Clone, Serialize)]
+struct QueryRecord<'a> {
+    i: usize,
+    a: &'a str,
+    b: &'a str,
+    #[serde(flatten)]
+    fields: ResultFields,
+    status: &'static str,
+    path: Option<String>,
+    /// `intersects` only: a separating direction when the library gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    direction: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn fmt_opt(x: Option<f64>) -> String {
+    x.map_or("-".into(), |x| format!("{x}"))
+}
+
+fn text_row(rec: &QueryRecord<'_>) -> String {
+    let f = &rec.fields;
+    let hit = f.intersects.map_or("-", |b| if b { "yes" } else { "no" });
+    let mut line = format!(
+        "{:>5}  {:<12} {:<12} {:<11} {:>19}  {:>19}  {:>19}  {:<10} {} {}",
+        rec.i,
+        rec.a,
+        rec.b,
+        rec.status,
+        fmt_opt(f.distance),
+        fmt_opt(f.lower),
+        fmt_opt(f.upper),
+        hit,
+        f.algorithm.unwrap_or("-"),
+        rec.path.as_deref().unwrap_or("-"),
+    );
+    if let Some(e) = &rec.error {
+        line.push_str(&format!("  ({e})"));
+    }
+    line
+}
+
+/// Runs `proxima query`.
+pub fn run(args: &QueryArgs) -> Result<()> {
+    let w = workload::load(&args.file)?;
+    let settings = QuerySettings {
+        algorithm: args.algorithm.to_geom(),
+        arithmetic: args.arithmetic.to_geom(),
+        ..QuerySettings::default()
+    };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if args.format == QueryFormat::Text {
+        writeln!(
+            out,
+            "{:>5}  {:<12} {:<12} {:<11} {:>19}  {:>19}  {:>19}  {:<10} algorithm path",
+            "i", "a", "b", "status", "distance", "lower", "upper", "intersects"
+        )?;
+    }
+    let mut counts = [0usize; 3];
+    for (i, q) in w.queries.iter().enumerate() {
+        let (sa, sb) = (&w.shapes[q.a], &w.shapes[q.b]);
+        let (fields, path, direction, status, error) = match args.op {
+            Op::Distance => {
+                let o = run_distance(sa, &q.pose_a, sb, &q.pose_b, &settings);
+                let (fields, path) = ResultFields::of_distance(&o);
+                (fields, path, None, o.status(), o.error().map(str::to_string))
+            }
+            Op::Intersects => {
+                let o = run_intersects(sa, &q.pose_a, sb, &q.pose_b, &settings);
+                let direction = match &o {
+                    Outcome::Ok(Intersection::Separated { direction: Some(d) }) => Some([d.x, d.y, d.z]),
+                    _ => None,
+                };
+                let fields = ResultFields::of_intersects(&o, settings.algorithm);
+                (fields, None, direction, o.status(), o.error().map(str::to_string))
+            }
+        };
+        let rec = QueryRecord { i, a: &w.ids[q.a], b: &w.ids[q.b], fields, status, path, direction, error };
+        counts[match status {
+            "ok" => 0,
+            "unsupported" => 1,
+            _ => 2,
+        }] += 1;
+        match args.format {
+            QueryFormat::Jsonl => {
+                serde_json::to_writer(&mut out, &rec)?;
+                writeln!(out)?;
+            }
+            QueryFormat::Text => writeln!(out, "{}", text_row(&rec))?,
+        }
+    }
+    out.flush()?;
+    eprintln!(
+        "query {}: {} queries, {} ok, {} unsupported, {} error",
+        w.name,
+        w.queries.len(),
+        counts[0],
+        counts[1],
+        counts[2]
+    );
+    Ok(())
+}

@@ -1,0 +1,663 @@
+//! Distance between two oriented boxes in D dimensions (reference Example 6, §3.1; Listing 2,
+//! §4.2).
+//!
+//! # Formulation
+//!
+//! A box is a center C, unit axes U_j (the *rows* of [`BoxN::axes`], i.e. the columns of the
+//! rotation R) and half extents h_j > 0. With the corner K = C − Σ h_j U_j a box point is
+//! `K + R ξ`, 0 ≤ ξ ≤ ℓ = 2h. With Δ = K₁ − K₀,
+//!
+//! ```text
+//! f(ξ₀, ξ₁) = ½ |R₀ξ₀ − R₁ξ₁ − Δ|²,  A = [[R₀ᵀR₀, −R₀ᵀR₁], [−R₁ᵀR₀, R₁ᵀR₁]],
+//! b = [−R₀ᵀΔ; R₁ᵀΔ],  c = ½|Δ|²,  D = [−I; −I] (ξ ≤ ℓ),  e = −ℓ.
+//! ```
+//!
+//! Unlike the reference, A uses the *exact Gram blocks* R_iᵀR_i instead of I: axes read from
+//! data files are orthonormal only to ~1e-12, and with the Gram matrix the QP is exactly the
+//! distance problem of the boxes as given, so an exact (Rational) solve is exact for them.
+//!
+//! The LCP has 2D variables plus 2D multipliers (12 × 12 in 3D, as Listing 2).
+//!
+//! # Results
+//!
+//! `param_a`/`param_b` are the box-local coordinates of the closest points relative to the
+//! *center*, ξ − h ∈ [−h, h] (as Listing 2's `box0Parameter`). When the boxes intersect the
+//! squared distance is 0 and the points are a common point (not unique).
+//!
+//! # The f64 3D path
+//!
+//! [`box_box_distance_f64`] first runs a specialized solver for the 6-variable bound-constrained
+//! least-squares problem, certifies it by the support-function gap,
+//! then falls back to the fixed-size allocation-free 12 × 12 Lemke solve
+//! ([`box_box_distance_f64_lcp`], `solve_lemke_fixed::<f64, 12>`), then to an exact Rational
+//! re-solve.
+//!
+//! The specialized solver is a primal active-set method for bounded-variable least squares
+//! (in the style of Stark–Parker BVLS) on min ½|Gξ − Δ|², 0 ≤ ξ ≤ ℓ, G = [R₀, −R₁] (3 × 6):
+//! all variables start at the bound facing the other box's center; the bound variable whose
+//! gradient gᵢ = Gᵢ·(Gξ − Δ) most violates its KKT sign (gᵢ ≥ 0 at 0, gᵢ ≤ 0 at ℓᵢ) is freed;
+//! the least-squares problem over the free columns is solved by a Cholesky factorization of
+//! their Gram matrix (≤ 3 columns, kept linearly independent: H = GᵀG has rank 3, and three
+//! independent free columns strictly inside their bounds give a zero residual — intersection);
+//! a step leaving the box is shortened to the first bound hit, which becomes bound again.
+//! Nearly dependent free columns (near-parallel axes), or no convergence in 24 outer steps,
+//! hand over to the LCP. On random pairs (mixture of separated, touching and intersecting) all
+//! 1024 benchmark pairs are answered and certified by this path; it allocates nothing.
+//!
+//! # Edge cases
+//!
+//! Non-finite data → `NonFinite`; a half extent ≤ 0 → `NonPositive`; axes not orthonormal to
+//! 1e-6 → `NotRotation`. Parallel faces (non-unique closest points) are handled by the LCP's
+//! lexicographic degeneracy resolution; any minimizer is returned.
+
+use proxima_lcp::{LemkeSettings, Rational, solve_lemke_fixed};
+use proxima_num::Field;
+
+use super::engine::{self, PairProblem};
+use super::vec::dot;
+use super::{CertifySettings, DistanceOutput, FloatCertificate, KernelPath, LcpInfo};
+use crate::error::GeomError;
+
+/// An oriented box in D dimensions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoxN<T, const D: usize> {
+    /// The center C.
+    pub center: [T; D],
+    /// The unit axes: `axes[j]` is U_j (the rows of this array are the columns of R).
+    pub axes: [[T; D]; D],
+    /// Half extents h_j > 0.
+    pub half_extents: [T; D],
+}
+
+impl<T: Field, const D: usize> BoxN<T, D> {
+    /// Converts an `f64` box exactly into T (`None` for non-finite values).
+    pub fn convert_from_f64(b: &BoxN<f64, D>) -> Option<Self> {
+        Some(BoxN {
+            center: super::vec::convert(&b.center)?,
+            axes: {
+                let mut axes: [[T; D]; D] = core::array::from_fn(|_| core::array::from_fn(|_| T::zero()));
+                for (o, a) in axes.iter_mut().zip(&b.axes) {
+                    *o = super::vec::convert(a)?;
+                }
+                axes
+            },
+            half_extents: super::vec::convert(&b.half_extents)?,
+        })
+    }
+
+    /// Validates: finite, half extents > 0, axes orthonormal to 1e-6 (checked in f64).
+    pub fn validate(&self) -> Result<(), GeomError> {
+        let axes: [&[T]; D] = core::array::from_fn(|i| &self.axes[i][..]);
+        validate_parts(&self.center, &axes, &self.half_extents)
+    }
+
+    /// The corner K = C − Σ h_j U_j.
+    pub fn corner(&self) -> [T; D] {
+        let mut k = self.center.clone();
+        for (u, h) in self.axes.iter().zip(&self.half_extents) {
+            for (kk, uu) in k.iter_mut().zip(u) {
+                kk.sub_mul_assign(h, uu);
+            }
+        }
+        k
+    }
+
+    /// The point with center-based local coordinates `p`: C + Σ p_j U_j.
+    pub fn point(&self, p: &[T; D]) -> [T; D] {
+        let mut out = self.center.clone();
+        for (u, pj) in self.axes.iter().zip(p) {
+            for (o, uu) in out.iter_mut().zip(u) {
+                o.add_mul_assign(pj, uu);
+            }
+        }
+        out
+    }
+}
+
+/// Distance between two boxes in D dimensions, generic over the field (exact for `Rational`).
+/// Parameters are center-based local coordinates (see the module docs).
+pub fn box_box_distance<T: Field, const D: usize>(
+    a: &BoxN<T, D>,
+    b: &BoxN<T, D>,
+) -> Result<DistanceOutput<T, D, D, D>, GeomError> {
+    a.validate()?;
+    b.validate()?;
+    let axes_a: [&[T]; D] = core::array::from_fn(|i| &a.axes[i][..]);
+    let axes_b: [&[T]; D] = core::array::from_fn(|i| &b.axes[i][..]);
+    let out = solve_parts((&a.center, &axes_a, &a.half_extents), (&b.center, &axes_b, &b.half_extents))?;
+    Ok(DistanceOutput {
+        param_a: engine::arr(&out.param_a),
+        param_b: engine::arr(&out.param_b),
+        point_a: engine::arr(&out.point_a),
+        point_b: engine::arr(&out.point_b),
+        squared_distance: out.squared_distance,
+        lcp: out.lcp,
+        path: out.path,
+        certificate: None,
+    })
+}
+
+/// A box of dimension known only at run time (e.g. read from a file); same conventions as
+/// [`BoxN`]: `axes[j]` is the unit axis U_j, `half_extents[j]` = h_j.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoxDyn<T> {
+    /// The center C (n entries).
+    pub center: Vec<T>,
+    /// n axes of n entries each.
+    pub axes: Vec<Vec<T>>,
+    /// n half extents > 0.
+    pub half_extents: Vec<T>,
+}
+
+/// The answer of [`box_box_distance_dyn`] (same fields as [`DistanceOutput`], as vectors).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DynDistanceOutput<T> {
+    /// Center-based local coordinates of the closest point of box a.
+    pub param_a: Vec<T>,
+    /// Center-based local coordinates of the closest point of box b.
+    pub param_b: Vec<T>,
+    /// Closest point on a.
+    pub point_a: Vec<T>,
+    /// Closest point on b.
+    pub point_b: Vec<T>,
+    /// |point_b − point_a|² (exact in exact fields).
+    pub squared_distance: T,
+    /// The LCP summary.
+    pub lcp: LcpInfo,
+    /// [`KernelPath::Exact`] or [`KernelPath::Float`].
+    pub path: KernelPath,
+}
+
+/// Box–box distance in a dimension known at run time. Sizes are checked:
+/// `DimensionMismatch` when a center, an axis or the half extents of either box do not have
+/// the dimension n of `a.center` (n ≥ 1).
+pub fn box_box_distance_dyn<T: Field>(
+    a: &BoxDyn<T>,
+    b: &BoxDyn<T>,
+) -> Result<DynDistanceOutput<T>, GeomError> {
+    let n = a.center.len();
+    if n == 0 {
+        return Err(GeomError::DimensionMismatch { what: "box center", expected: 1, found: 0 });
+    }
+    for bx in [a, b] {
+        let checks = [
+            ("box center", bx.center.len()),
+            ("box axes", bx.axes.len()),
+            ("box half extents", bx.half_extents.len()),
+        ];
+        for (what, found) in checks {
+            if found != n {
+                return Err(GeomError::DimensionMismatch { what, expected: n, found });
+            }
+        }
+        for axis in &bx.axes {
+            if axis.len() != n {
+                return Err(GeomError::DimensionMismatch {
+                    what: "box axis",
+                    expected: n,
+                    found: axis.len(),
+                });
+            }
+        }
+    }
+    let axes_a: Vec<&[T]> = a.axes.iter().map(|v| &v[..]).collect();
+    let axes_b: Vec<&[T]> = b.axes.iter().map(|v| &v[..]).collect();
+    validate_parts(&a.center, &axes_a, &a.half_extents)?;
+    validate_parts(&b.center, &axes_b, &b.half_extents)?;
+    solve_parts((&a.center, &axes_a, &a.half_extents), (&b.center, &axes_b, &b.half_extents))
+}
+
+type Parts<'a, T> = (&'a [T], &'a [&'a [T]], &'a [T]);
+
+fn validate_parts<T: Field>(center: &[T], axes: &[&[T]], half: &[T]) -> Result<(), GeomError> {
+    engine::check_finite(center, "box center")?;
+    for a in axes {
+        engine::check_finite(a, "box axis")?;
+    }
+    engine::check_finite(half, "box half extent")?;
+    for h in half {
+        if !h.is_positive() {
+            return Err(GeomError::NonPositive { what: "box half extent", value: h.to_f64() });
+        }
+    }
+    let mut err = 0.0f64;
+    for (i, ai) in axes.iter().enumerate() {
+        for (j, aj) in axes.iter().enumerate() {
+            let g = dot(ai, aj).to_f64();
+            let target = if i == j { 1.0 } else { 0.0 };
+            err = err.max((g - target).abs());
+        }
+    }
+    if err.is_nan() || err > 1e-6 {
+        return Err(GeomError::NotRotation { error: err });
+    }
+    Ok(())
+}
+
+fn corner_parts<T: Field>((center, axes, half): Parts<'_, T>) -> Vec<T> {
+    let mut k = center.to_vec();
+    for (u, h) in axes.iter().zip(half) {
+        for (kk, uu) in k.iter_mut().zip(u.iter()) {
+            kk.sub_mul_assign(h, uu);
+        }
+    }
+    k
+}
+
+/// The shared n-dimensional solve (inputs validated).
+fn solve_parts<T: Field>(a: Parts<'_, T>, b: Parts<'_, T>) -> Result<DynDistanceOutput<T>, GeomError> {
+    let d = a.0.len();
+    let two = T::from_i64(2);
+    let n = 2 * d;
+    let la: Vec<T> = a.2.iter().map(|h| h.mul(&two)).collect();
+    let lb: Vec<T> = b.2.iter().map(|h| h.mul(&two)).collect();
+    let mut ineq = engine::upper_rows(0, n, &la);
+    ineq.extend(engine::upper_rows(d, n, &lb));
+    let problem = PairProblem {
+        origin_a: corner_parts(a),
+        gens_a: a.1.iter().map(|u| u.to_vec()).collect(),
+        origin_b: corner_parts(b),
+        gens_b: b.1.iter().map(|u| u.to_vec()).collect(),
+        ineq,
+        eq: Vec::new(),
+        free: Vec::new(),
+    };
+    let sol = engine::solve_pair(&problem)?;
+    Ok(DynDistanceOutput {
+        param_a: (0..d).map(|i| sol.x[i].sub(&a.2[i])).collect(),
+        param_b: (0..d).map(|i| sol.x[d + i].sub(&b.2[i])).collect(),
+        point_a: sol.point_a,
+        point_b: sol.point_b,
+        squared_distance: sol.squared,
+        lcp: sol.lcp,
+        path: if T::EXACT { KernelPath::Exact } else { KernelPath::Float },
+    })
+}
+
+/// max_{p∈box} n·p = n·C + Σ h_j |n·U_j|.
+fn support_max(b: &BoxN<f64, 3>, n: &[f64; 3]) -> f64 {
+    let mut s = dot(n, &b.center);
+    for (u, h) in b.axes.iter().zip(&b.half_extents) {
+        s += h * dot(n, u).abs();
+    }
+    s
+}
+
+/// max(1, |coordinates of the centers|, half extents) without allocating.
+#[inline]
+fn box_scale(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> f64 {
+    a.center
+        .iter()
+        .chain(&b.center)
+        .chain(&a.half_extents)
+        .chain(&b.half_extents)
+        .fold(1.0f64, |m, v| m.max(v.abs()))
+}
+
+/// The support-function certificate of a box pair.
+pub(crate) fn box_certificate(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    pa: &[f64; 3],
+    pb: &[f64; 3],
+) -> FloatCertificate {
+    let scale = box_scale(a, b);
+    engine::certificate(pa, pb, |n| support_max(a, n), |n| -support_max(b, &n.map(|v| -v)), scale)
+}
+
+fn exact_resolve(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
+    let ra = BoxN::<Rational, 3>::convert_from_f64(a).ok_or(GeomError::NonFinite { what: "box" })?;
+    let rb = BoxN::<Rational, 3>::convert_from_f64(b).ok_or(GeomError::NonFinite { what: "box" })?;
+    let ex = box_box_distance(&ra, &rb)?;
+    let mut out = engine::round_output(&ex, KernelPath::ExactResolve);
+    out.certificate = Some(box_certificate(a, b, &out.point_a, &out.point_b));
+    Ok(out)
+}
+
+/// Builds the 12 × 12 LCP of Listing 2 (with Gram blocks) and the corners.
+#[inline]
+fn build_lcp12(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> ([[f64; 12]; 12], [f64; 12], [f64; 3], [f64; 3]) {
+    let k0 = a.corner();
+    let k1 = b.corner();
+    let delta = [k1[0] - k0[0], k1[1] - k0[1], k1[2] - k0[2]];
+    let mut m = [[0.0f64; 12]; 12];
+    let mut q = [0.0f64; 12];
+    for i in 0..3 {
+        q[i] = -dot(&a.axes[i], &delta);
+        q[3 + i] = dot(&b.axes[i], &delta);
+        q[6 + i] = 2.0 * a.half_extents[i];
+        q[9 + i] = 2.0 * b.half_extents[i];
+        for j in 0..3 {
+            m[i][j] = dot(&a.axes[i], &a.axes[j]);
+            m[3 + i][3 + j] = dot(&b.axes[i], &b.axes[j]);
+            let c = -dot(&a.axes[i], &b.axes[j]);
+            m[i][3 + j] = c;
+            m[3 + j][i] = c;
+        }
+    }
+    for i in 0..6 {
+        m[i][6 + i] = 1.0;
+        m[6 + i][i] = -1.0;
+    }
+    (m, q, k0, k1)
+}
+
+fn output_from_xi(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    k0: &[f64; 3],
+    k1: &[f64; 3],
+    xi: &[f64],
+    lcp: LcpInfo,
+    path: KernelPath,
+) -> DistanceOutput<f64, 3, 3> {
+    let mut pa = *k0;
+    let mut pb = *k1;
+    for j in 0..3 {
+        for k in 0..3 {
+            pa[k] += xi[j] * a.axes[j][k];
+            pb[k] += xi[3 + j] * b.axes[j][k];
+        }
+    }
+    let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+    DistanceOutput {
+        param_a: core::array::from_fn(|i| xi[i] - a.half_extents[i]),
+        param_b: core::array::from_fn(|i| xi[3 + i] - b.half_extents[i]),
+        point_a: pa,
+        point_b: pb,
+        squared_distance: dot(&d, &d),
+        lcp,
+        path,
+        certificate: None,
+    }
+}
+
+/// 3D `f64` box–box distance through the allocation-free 12 × 12 Lemke solve
+/// (`solve_lemke_fixed::<f64, 12>`), certified, with exact re-solve when not certified.
+pub fn box_box_distance_f64_lcp(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    settings: &CertifySettings,
+) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
+    a.validate()?;
+    b.validate()?;
+    lcp_path(a, b, settings)
+}
+
+fn lcp_path(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    settings: &CertifySettings,
+) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
+    let (m, q, k0, k1) = build_lcp12(a, b);
+    let lemke = LemkeSettings::default();
+    if let Ok(sol) = solve_lemke_fixed::<f64, 12>(&m, &q, &lemke) {
+        let info = LcpInfo { status: sol.status, pivots: sol.pivots, path: sol.path };
+        if engine::solved(&info) {
+            // Clamp to the box (round-off) so the witnesses are in the boxes.
+            let xi: [f64; 6] = core::array::from_fn(|i| {
+                let l = if i < 3 { 2.0 * a.half_extents[i] } else { 2.0 * b.half_extents[i - 3] };
+                sol.z[i].clamp(0.0, l)
+            });
+            let mut out = output_from_xi(a, b, &k0, &k1, &xi, info, KernelPath::FloatCertified);
+            let c = box_certificate(a, b, &out.point_a, &out.point_b);
+            out.certificate = Some(c);
+            if c.gap() <= settings.gap_tolerance * c.scale {
+                return Ok(out);
+            }
+            if !settings.exact_fallback {
+                out.path = KernelPath::Uncertified;
+                return Ok(out);
+            }
+        }
+    }
+    exact_resolve(a, b)
+}
+
+/// 3D `f64` box–box distance: specialized bound-constrained least-squares solver
+/// ([`KernelPath::FastPath`]), certified by the support-function gap, falling back to the
+/// fixed-size LCP ([`box_box_distance_f64_lcp`]) and then to an exact re-solve.
+pub fn box_box_distance_f64(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    settings: &CertifySettings,
+) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
+    a.validate()?;
+    b.validate()?;
+    if settings.gap_tolerance.is_nan() || settings.gap_tolerance < 0.0 {
+        return Err(GeomError::InvalidSettings { field: "gap_tolerance", reason: "must be >= 0" });
+    }
+    if let Some(out) = fast::solve(a, b, settings) {
+        return Ok(out);
+    }
+    lcp_path(a, b, settings)
+}
+
+mod fast {
+    //! Specialized solver for the 3D box–box QP in corner variables:
+    //!
+    //! ```text
+    //! minimize ½|G ξ − Δ|²  subject to 0 ≤ ξ ≤ ℓ,   G = [U₀₀ U₀₁ U₀₂ −U₁₀ −U₁₁ −U₁₂]  (3 × 6)
+    //! ```
+    //!
+    //! a bounded-variable least-squares problem solved by a primal active-set method (in the
+    //! style of Stark–Parker BVLS): every variable starts at the bound suggested by the
+    //! relative position of the centers; repeatedly the bound variable whose gradient
+    //! gᵢ = Gᵢ·(Gξ − Δ) most violates its KKT sign (gᵢ ≥ 0 at 0, gᵢ ≤ 0 at ℓᵢ) is freed, the
+    //! least-squares problem over the free columns is solved by normal equations (≤ 3 columns,
+    //! kept linearly independent), and a step that would leave the box is shortened to the first
+    //! bound hit (that variable becomes bound again). H = GᵀG has rank 3, so at most three free
+    //! columns are ever needed: with three independent free columns inside their bounds the
+    //! residual is zero (the boxes intersect).
+    //!
+    //! The answer is accepted only when certified by the support-function gap; otherwise
+    //! (nearly dependent free columns — near-parallel axes —, iteration limit) the caller falls
+    //! back to the LCP. The solver allocates nothing.
+    use super::*;
+
+    const MAX_OUTER: usize = 24;
+
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum State {
+        Lo,
+        Hi,
+        Free,
+    }
+
+    #[inline]
+    fn d3(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+
+    /// Solves the k × k SPD system h z = r (k ≤ 3) by Cholesky; `None` if not positive
+    /// definite enough.
+    #[inline]
+    fn solve_spd(h: &[[f64; 3]; 3], r: &[f64; 3], k: usize) -> Option<[f64; 3]> {
+        let mut l = [[0.0f64; 3]; 3];
+        for i in 0..k {
+            for j in 0..=i {
+                let mut s = h[i][j];
+                for p in 0..j {
+                    s -= l[i][p] * l[j][p];
+                }
+                if i == j {
+                    if s.is_nan() || s <= 1e-10 * h[i][i].max(1e-300) {
+                        return None;
+                    }
+                    l[i][i] = s.sqrt();
+                } else {
+                    l[i][j] = s / l[j][j];
+                }
+            }
+        }
+        let mut y = [0.0f64; 3];
+        for i in 0..k {
+            let mut s = r[i];
+            for p in 0..i {
+                s -= l[i][p] * y[p];
+            }
+            y[i] = s / l[i][i];
+        }
+        let mut z = [0.0f64; 3];
+        for i in (0..k).rev() {
+            let mut s = y[i];
+            for p in i + 1..k {
+                s -= l[p][i] * z[p];
+            }
+            z[i] = s / l[i][i];
+        }
+        Some(z)
+    }
+
+    pub(super) fn solve(
+        a: &BoxN<f64, 3>,
+        b: &BoxN<f64, 3>,
+        settings: &CertifySettings,
+    ) -> Option<DistanceOutput<f64, 3, 3>> {
+        let k0 = a.corner();
+        let k1 = b.corner();
+        let delta = [k1[0] - k0[0], k1[1] - k0[1], k1[2] - k0[2]];
+        let col: [[f64; 3]; 6] =
+            core::array::from_fn(|i| if i < 3 { a.axes[i] } else { b.axes[i - 3].map(|v| -v) });
+        let len: [f64; 6] =
+            core::array::from_fn(
+                |i| if i < 3 { 2.0 * a.half_extents[i] } else { 2.0 * b.half_extents[i - 3] },
+            );
+        // Warm start: each variable at the bound facing the other box's center.
+        let cd = [b.center[0] - a.center[0], b.center[1] - a.center[1], b.center[2] - a.center[2]];
+        let mut st = [State::Lo; 6];
+        let mut xi = [0.0f64; 6];
+        for i in 0..6 {
+            // Column i of G moves point_a − point_b; moving towards the other box means
+            // col_i·(c_b − c_a) > 0 for box a and the same sign convention for box b.
+            if d3(&col[i], &cd) > 0.0 {
+                st[i] = State::Hi;
+                xi[i] = len[i];
+            }
+        }
+        let scale = box_scale(a, b);
+        let tol = 1e-14 * scale;
+        let mut free = [0usize; 3];
+        let mut nfree = 0usize;
+        let residual = |xi: &[f64; 6]| -> [f64; 3] {
+            let mut v = [-delta[0], -delta[1], -delta[2]];
+            for i in 0..6 {
+                for k in 0..3 {
+                    v[k] += xi[i] * col[i][k];
+                }
+            }
+            v
+        };
+        let mut converged = false;
+        for _ in 0..MAX_OUTER {
+            let v = residual(&xi);
+            // Most violating bound variable.
+            let mut best = usize::MAX;
+            let mut best_g = tol;
+            for i in 0..6 {
+                let g = d3(&col[i], &v);
+                let viol = match st[i] {
+                    State::Lo => -g,
+                    State::Hi => g,
+                    State::Free => continue,
+                };
+                if viol > best_g {
+                    best_g = viol;
+                    best = i;
+                }
+            }
+            if best == usize::MAX {
+                converged = true;
+                break;
+            }
+            if nfree == 3 {
+                return None;
+            }
+            free[nfree] = best;
+            nfree += 1;
+            st[best] = State::Free;
+            // Inner loop: least squares over the free columns, shortened to the box.
+            loop {
+                // rhs = G_Fᵀ (Δ − G_B ξ_B) ; h = G_Fᵀ G_F.
+                let mut rb = delta;
+                for i in 0..6 {
+                    if st[i] != State::Free {
+                        for k in 0..3 {
+                            rb[k] -= xi[i] * col[i][k];
+                        }
+                    }
+                }
+                let mut h = [[0.0f64; 3]; 3];
+                let mut r = [0.0f64; 3];
+                for p in 0..nfree {
+                    r[p] = d3(&col[free[p]], &rb);
+                    for q in 0..=p {
+                        let v = d3(&col[free[p]], &col[free[q]]);
+                        h[p][q] = v;
+                        h[q][p] = v;
+                    }
+                }
+                let z = solve_spd(&h, &r, nfree)?;
+                // Largest feasible step from the current free values towards z.
+                let mut alpha = 1.0f64;
+                let mut hit = usize::MAX;
+                for p in 0..nfree {
+                    let i = free[p];
+                    let cur = xi[i];
+                    if z[p] < 0.0 {
+                        let t = cur / (cur - z[p]);
+                        if t < alpha {
+                            alpha = t;
+                            hit = p;
+                        }
+                    } else if z[p] > len[i] {
+                        let t = (len[i] - cur) / (z[p] - cur);
+                        if t < alpha {
+                            alpha = t;
+                            hit = p;
+                        }
+                    }
+                }
+                if hit == usize::MAX {
+                    for p in 0..nfree {
+                        xi[free[p]] = z[p];
+                    }
+                    break;
+                }
+                let alpha = alpha.max(0.0);
+                for p in 0..nfree {
+                    let i = free[p];
+                    xi[i] += alpha * (z[p] - xi[i]);
+                }
+                // The variable that hit its bound (and any other now at a bound) leaves F.
+                let mut kept = 0;
+                for p in 0..nfree {
+                    let i = free[p];
+                    let at_lo = xi[i] <= 0.0 || (p == hit && z[p] < 0.0);
+                    let at_hi = xi[i] >= len[i] || (p == hit && z[p] > len[i]);
+                    if at_lo {
+                        xi[i] = 0.0;
+                        st[i] = State::Lo;
+                    } else if at_hi {
+                        xi[i] = len[i];
+                        st[i] = State::Hi;
+                    } else {
+                        free[kept] = i;
+                        kept += 1;
+                    }
+                }
+                nfree = kept;
+                if nfree == 0 {
+                    break;
+                }
+            }
+        }
+        if !converged {
+            return None;
+        }
+        let mut out = output_from_xi(a, b, &k0, &k1, &xi, LcpInfo::NONE, KernelPath::FastPath);
+        let c = box_certificate(a, b, &out.point_a, &out.point_b);
+        out.certificate = Some(c);
+        (c.gap() <= settings.gap_tolerance * c.scale).then_some(out)
+    }
+}

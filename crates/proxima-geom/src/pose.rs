@@ -1,0 +1,95 @@
+//! Rigid poses: world = R · local + t.
+//!
+//! R must be a rotation to 1e-6 (max |RᵀR − I| ≤ 1e-6 and det R > 0); it is used *as given*
+//! (never re-orthonormalized) so results match data files written with finite precision.
+
+use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, UnitQuaternion, Vector3};
+
+use crate::error::GeomError;
+
+/// Tolerance on max |RᵀR − I| accepted by [`Pose::new`].
+pub const ROTATION_TOLERANCE: f64 = 1e-6;
+
+/// A rigid motion: rotation matrix R and translation t.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pose {
+    rotation: Matrix3<f64>,
+    translation: Vector3<f64>,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::identity()
+    }
+}
+
+impl Pose {
+    /// The identity.
+    pub fn identity() -> Self {
+        Self { rotation: Matrix3::identity(), translation: Vector3::zeros() }
+    }
+    /// From a row-major rotation matrix and a translation (validated).
+    pub fn new(rotation_rows: [[f64; 3]; 3], translation: [f64; 3]) -> Result<Self, GeomError> {
+        let r = Matrix3::from_row_slice(&rotation_rows.concat());
+        Self::from_matrix(r, Vector3::from(translation))
+    }
+    /// From an nalgebra matrix and vector (validated).
+    pub fn from_matrix(rotation: Matrix3<f64>, translation: Vector3<f64>) -> Result<Self, GeomError> {
+        if rotation.iter().any(|v| !v.is_finite()) {
+            return Err(GeomError::NonFinite { what: "pose rotation" });
+        }
+        if translation.iter().any(|v| !v.is_finite()) {
+            return Err(GeomError::NonFinite { what: "pose translation" });
+        }
+        let err = (rotation.transpose() * rotation - Matrix3::identity()).abs().max();
+        if err > ROTATION_TOLERANCE || rotation.determinant() <= 0.0 {
+            return Err(GeomError::NotRotation { error: err });
+        }
+        Ok(Self { rotation, translation })
+    }
+    /// A pure translation.
+    pub fn from_translation(t: [f64; 3]) -> Result<Self, GeomError> {
+        Self::new([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], t)
+    }
+    /// R.
+    pub fn rotation(&self) -> &Matrix3<f64> {
+        &self.rotation
+    }
+    /// t.
+    pub fn translation(&self) -> &Vector3<f64> {
+        &self.translation
+    }
+    /// R · p + t.
+    pub fn transform_point(&self, p: &Point3<f64>) -> Point3<f64> {
+        Point3::from(self.rotation * p.coords + self.translation)
+    }
+    /// R · v.
+    pub fn transform_vector(&self, v: &Vector3<f64>) -> Vector3<f64> {
+        self.rotation * v
+    }
+    /// Rᵀ (p − t) (uses the transpose as the inverse).
+    pub fn inverse_transform_point(&self, p: &Point3<f64>) -> Point3<f64> {
+        Point3::from(self.rotation.transpose() * (p.coords - self.translation))
+    }
+    /// self ∘ other: first `other`, then `self`.
+    pub fn compose(&self, other: &Pose) -> Pose {
+        Pose {
+            rotation: self.rotation * other.rotation,
+            translation: self.rotation * other.translation + self.translation,
+        }
+    }
+}
+
+impl From<Isometry3<f64>> for Pose {
+    fn from(iso: Isometry3<f64>) -> Self {
+        Pose { rotation: *iso.rotation.to_rotation_matrix().matrix(), translation: iso.translation.vector }
+    }
+}
+
+impl From<Pose> for Isometry3<f64> {
+    /// Converts through a quaternion (re-orthonormalizes R).
+    fn from(p: Pose) -> Self {
+        let rot = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(p.rotation));
+        Isometry3::from_parts(Translation3::from(p.translation), rot)
+    }
+}

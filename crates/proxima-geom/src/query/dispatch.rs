@@ -1,0 +1,345 @@
+//! The dispatcher: validates the settings, puts the pair in a canonical order, routes it to a
+//! closed form or an LCP kernel, and mirrors the answer back.
+//!
+//! # Canonical order (exact symmetry)
+//!
+//! Every pair is computed with `kind(a) ≤ kind(b)` (the [`ShapeKind`](crate::ShapeKind) order), and for two
+//! shapes of the same kind with a deterministic total order on their data (pose, then shape
+//! parameters, compared with `f64::total_cmp`). `distance(b, a)` therefore runs exactly the
+//! same floating-point computation as `distance(a, b)` and returns the mirrored answer: same
+//! distance and certificate bit for bit, witnesses swapped, normal negated.
+//!
+//! # Routing
+//!
+//! 1. Points, segments, lines, spheres and capsules ("linear pieces" with a radius) against
+//!    each other: closed form (`distance/distance_segment_segment.rs`).
+//! 2. Point or sphere against a cylinder: closed form (disk × interval projection).
+//!    Point or sphere against a cuboid or aligned box: closed form (clamping in the box frame),
+//!    or the LCP point–box kernel when [`Algorithm::Lcp`] is forced (or
+//!    [`Arithmetic::Exact`] is asked with [`Algorithm::Auto`]).
+//! 3. The LCP kernels (see `distance_lcp`).
+//! 4. Anything else: [`GeomError::Unsupported`].
+
+use core::cmp::Ordering;
+
+use nalgebra::{Point3, Vector3};
+
+use super::certificate::{Core, Radii, finish};
+use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
+use super::distance::distance_point_cylinder::closest_point_cylinder;
+use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
+use super::distance::lcp;
+use super::{Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
+use crate::error::GeomError;
+use crate::pose::Pose;
+use crate::shape::Shape;
+
+/// Checks every settings field.
+pub(crate) fn validate_settings(s: &QuerySettings) -> Result<(), GeomError> {
+    if !s.gap_tolerance.is_finite() || s.gap_tolerance < 0.0 {
+        return Err(GeomError::InvalidSettings { field: "gap_tolerance", reason: "must be finite and >= 0" });
+    }
+    if !s.touching_tolerance.is_finite() || s.touching_tolerance < 0.0 {
+        return Err(GeomError::InvalidSettings {
+            field: "touching_tolerance",
+            reason: "must be finite and >= 0",
+        });
+    }
+    Ok(())
+}
+
+/// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
+fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
+    let order = a
+        .kind()
+        .cmp(&b.kind())
+        .then_with(|| cmp_seq(pose_values(pa), pose_values(pb)).then_with(|| cmp_same_kind(a, b)));
+    order == Ordering::Greater
+}
+
+fn pose_values(p: &Pose) -> impl Iterator<Item = f64> + '_ {
+    p.rotation().iter().chain(p.translation().iter()).copied()
+}
+
+fn cmp_seq(x: impl Iterator<Item = f64>, y: impl Iterator<Item = f64>) -> Ordering {
+    let mut y = y;
+    for u in x {
+        match y.next() {
+            None => return Ordering::Greater,
+            Some(v) => match u.total_cmp(&v) {
+                Ordering::Equal => {}
+                o => return o,
+            },
+        }
+    }
+    if y.next().is_some() { Ordering::Less } else { Ordering::Equal }
+}
+
+fn flat(v: &[Point3<f64>]) -> impl Iterator<Item = f64> + '_ {
+    v.iter().flat_map(|q| [q.x, q.y, q.z])
+}
+
+/// Total order on the parameters of two shapes of the same kind.
+fn cmp_same_kind(a: &Shape, b: &Shape) -> Ordering {
+    use Shape as S;
+    match (a, b) {
+        (S::Point(x), S::Point(y)) => cmp_seq(flat(&[x.position()]), flat(&[y.position()])),
+        (S::Segment(x), S::Segment(y)) => cmp_seq(flat(&x.endpoints()), flat(&y.endpoints())),
+        (S::Line(x), S::Line(y)) => {
+            cmp_seq(flat(&[x.origin(), x.direction().into()]), flat(&[y.origin(), y.direction().into()]))
+        }
+        (S::Triangle(x), S::Triangle(y)) => cmp_seq(flat(&x.vertices()), flat(&y.vertices())),
+        (S::Cuboid(x), S::Cuboid(y)) => {
+            cmp_seq(flat(&[x.half_extents().into()]), flat(&[y.half_extents().into()]))
+        }
+        (S::AlignedBox(x), S::AlignedBox(y)) => cmp_seq(flat(&[x.min(), x.max()]), flat(&[y.min(), y.max()])),
+        (S::Sphere(x), S::Sphere(y)) => x.radius().total_cmp(&y.radius()),
+        (S::Capsule(x), S::Capsule(y)) => {
+            cmp_seq([x.radius(), x.half_height()].into_iter(), [y.radius(), y.half_height()].into_iter())
+        }
+        (S::Cylinder(x), S::Cylinder(y)) => {
+            cmp_seq([x.radius(), x.half_height()].into_iter(), [y.radius(), y.half_height()].into_iter())
+        }
+        (S::Ellipsoid(x), S::Ellipsoid(y)) => cmp_seq(flat(&[x.radii().into()]), flat(&[y.radii().into()])),
+        (S::ConvexPolytope(x), S::ConvexPolytope(y)) => cmp_seq(flat(x.vertices()), flat(y.vertices())),
+        (S::Polyhedron(x), S::Polyhedron(y)) => cmp_seq(
+            x.normals().iter().flat_map(|n| [n.x, n.y, n.z]).chain(x.offsets().iter().copied()),
+            y.normals().iter().flat_map(|n| [n.x, n.y, n.z]).chain(y.offsets().iter().copied()),
+        ),
+        _ => Ordering::Equal,
+    }
+}
+
+/// A point, segment, line, sphere or capsule: a linear piece (world frame) and a radius.
+pub(crate) fn as_rounded_linear(s: &Shape, p: &Pose) -> Option<(LinearPiece, f64)> {
+    let point = |o: Point3<f64>| LinearPiece { origin: o, dir: Vector3::zeros(), lo: 0.0, hi: 0.0 };
+    Some(match s {
+        Shape::Point(x) => (point(p.transform_point(&x.position())), 0.0),
+        Shape::Sphere(x) => (point(Point3::from(*p.translation())), x.radius()),
+        Shape::Segment(x) => {
+            let [a, b] = x.endpoints().map(|q| p.transform_point(&q));
+            (LinearPiece { origin: a, dir: b - a, lo: 0.0, hi: 1.0 }, 0.0)
+        }
+        Shape::Capsule(x) => {
+            let h = x.half_height();
+            let a = p.transform_point(&Point3::new(0.0, 0.0, -h));
+            let b = p.transform_point(&Point3::new(0.0, 0.0, h));
+            (LinearPiece { origin: a, dir: b - a, lo: 0.0, hi: 1.0 }, x.radius())
+        }
+        Shape::Line(x) => (
+            LinearPiece {
+                origin: p.transform_point(&x.origin()),
+                dir: p.transform_vector(&x.direction()),
+                lo: f64::NEG_INFINITY,
+                hi: f64::INFINITY,
+            },
+            0.0,
+        ),
+        _ => return None,
+    })
+}
+
+/// A point or sphere: its centre (world) and radius.
+pub(crate) fn as_ball(s: &Shape, p: &Pose) -> Option<(Point3<f64>, f64)> {
+    match s {
+        Shape::Point(x) => Some((p.transform_point(&x.position()), 0.0)),
+        Shape::Sphere(x) => Some((Point3::from(*p.translation()), x.radius())),
+        _ => None,
+    }
+}
+
+/// A cuboid or aligned box with its pose.
+pub(crate) fn as_box(s: &Shape, p: &Pose) -> Option<PosedBox> {
+    match s {
+        Shape::Cuboid(x) => Some(PosedBox { pose: *p, lo: -x.half_extents(), hi: x.half_extents() }),
+        Shape::AlignedBox(x) => Some(PosedBox { pose: *p, lo: x.min().coords, hi: x.max().coords }),
+        _ => None,
+    }
+}
+
+fn unsupported(op: &'static str, a: &Shape, b: &Shape, algorithm: Algorithm) -> GeomError {
+    GeomError::Unsupported {
+        op,
+        a: a.kind(),
+        b: b.kind(),
+        algorithm: if algorithm == Algorithm::Auto { None } else { Some(algorithm.as_str()) },
+    }
+}
+
+/// Distance with a and b in canonical order.
+fn distance_ordered(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<DistanceResult, GeomError> {
+    let alg = settings.algorithm;
+    let shapes = (a, pa, b, pb);
+    let want_lcp =
+        alg == Algorithm::Lcp || (alg == Algorithm::Auto && settings.arithmetic == Arithmetic::Exact);
+
+    // Closed forms.
+    if alg != Algorithm::Lcp {
+        if let (Some((la, ra)), Some((lb, rb))) = (as_rounded_linear(a, pa), as_rounded_linear(b, pb)) {
+            let (qa, qb) = closest_linear_linear(&la, &lb);
+            // Points, segments and lines are flat: contact of the cores has depth 0.
+            let core = Core { qa, qb, core_depth: Some(0.0) };
+            return Ok(finish(
+                core,
+                Radii { a: ra, b: rb },
+                shapes,
+                settings,
+                Algorithm::ClosedForm,
+                QueryPath::ClosedForm,
+            ));
+        }
+        if !(want_lcp && lcp::available(a, b)) {
+            // Canonical order puts a point before a box and a box before a sphere.
+            if let (Some((c, r)), Some(bx)) = (as_ball(a, pa), as_box(b, pb)) {
+                let (q, depth) = closest_point_box(&c, &bx);
+                let core = Core { qa: c, qb: q, core_depth: depth };
+                let radii = Radii { a: r, b: 0.0 };
+                return Ok(finish(
+                    core,
+                    radii,
+                    shapes,
+                    settings,
+                    Algorithm::ClosedForm,
+                    QueryPath::ClosedForm,
+                ));
+            }
+            // Point < cylinder < sphere in the canonical order.
+            if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
+                let (q, depth) = closest_point_cylinder(&c, pb, cyl.radius(), cyl.half_height());
+                let core = Core { qa: c, qb: q, core_depth: depth };
+                let radii = Radii { a: r, b: 0.0 };
+                return Ok(finish(
+                    core,
+                    radii,
+                    shapes,
+                    settings,
+                    Algorithm::ClosedForm,
+                    QueryPath::ClosedForm,
+                ));
+            }
+            if let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) {
+                let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
+                let core = Core { qa: q, qb: c, core_depth: depth };
+                let radii = Radii { a: 0.0, b: r };
+                return Ok(finish(
+                    core,
+                    radii,
+                    shapes,
+                    settings,
+                    Algorithm::ClosedForm,
+                    QueryPath::ClosedForm,
+                ));
+            }
+            if let (Some(bx), Some((c, r))) = (as_box(a, pa), as_ball(b, pb)) {
+                let (q, depth) = closest_point_box(&c, &bx);
+                let core = Core { qa: q, qb: c, core_depth: depth };
+                let radii = Radii { a: 0.0, b: r };
+                return Ok(finish(
+                    core,
+                    radii,
+                    shapes,
+                    settings,
+                    Algorithm::ClosedForm,
+                    QueryPath::ClosedForm,
+                ));
+            }
+        }
+    }
+    if alg != Algorithm::ClosedForm
+        && let Some(r) = lcp::distance(a, pa, b, pb, settings)?
+    {
+        return Ok(r);
+    }
+    Err(unsupported("distance", a, b, alg))
+}
+
+/// See [`super::distance()`].
+pub(crate) fn distance(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<DistanceResult, GeomError> {
+    validate_settings(settings)?;
+    let r = if must_swap(a, pa, b, pb) {
+        distance_ordered(b, pb, a, pa, settings).map(DistanceResult::mirrored).map_err(|e| unswap(e, a, b))?
+    } else {
+        distance_ordered(a, pa, b, pb, settings)?
+    };
+    check_finite(r)
+}
+
+/// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such
+/// an answer is an error, never a NaN/∞ distance.
+fn check_finite(r: DistanceResult) -> Result<DistanceResult, GeomError> {
+    let finite = |p: &Point3<f64>| p.iter().all(|x| x.is_finite());
+    let ok = r.certificate.lower.is_finite()
+        && r.certificate.upper.is_finite()
+        && match r.proximity {
+            Proximity::Separated { distance, point_a, point_b, normal } => {
+                distance.is_finite()
+                    && finite(&point_a)
+                    && finite(&point_b)
+                    && normal.iter().all(|x| x.is_finite())
+            }
+            Proximity::Touching { point } => finite(&point),
+            Proximity::Intersecting { point, depth } => {
+                point.as_ref().is_none_or(finite) && depth.is_none_or(f64::is_finite)
+            }
+        };
+    if ok {
+        Ok(r)
+    } else {
+        Err(GeomError::NonFinite { what: "query result (coordinates too large for f64)" })
+    }
+}
+
+fn unswap(e: GeomError, a: &Shape, b: &Shape) -> GeomError {
+    match e {
+        GeomError::Unsupported { op, algorithm, .. } => {
+            GeomError::Unsupported { op, a: a.kind(), b: b.kind(), algorithm }
+        }
+        other => other,
+    }
+}
+
+/// See [`super::intersects()`].
+pub(crate) fn intersects(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<Intersection, GeomError> {
+    validate_settings(settings)?;
+    let swap = must_swap(a, pa, b, pb);
+    let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
+    // Test-intersection kernels (no distance available for the pair).
+    if settings.algorithm != Algorithm::ClosedForm
+        && let Some(hit) = lcp::intersects_only(x, px, y, py, settings)?
+    {
+        return Ok(hit);
+    }
+    let r = match distance_ordered(x, px, y, py, settings).and_then(check_finite) {
+        Ok(r) => r,
+        Err(GeomError::Unsupported { algorithm, .. }) => {
+            return Err(GeomError::Unsupported { op: "intersects", a: a.kind(), b: b.kind(), algorithm });
+        }
+        Err(e) => return Err(e),
+    };
+    let r = if swap { r.mirrored() } else { r };
+    Ok(match r.proximity {
+        Proximity::Separated { normal, .. } => {
+            Intersection::Separated { direction: (r.certificate.lower > 0.0).then_some(normal) }
+        }
+        Proximity::Touching { point } => Intersection::Intersecting { point: Some(point) },
+        Proximity::Intersecting { point, .. } => Intersection::Intersecting { point },
+    })
+}

@@ -1,0 +1,15 @@
+//! One file per shape pair (parry's naming rule: `distance_<a>_<b>.rs`, the simpler shape
+//! first), plus `lcp`, the adapter from shapes and poses to the LCP kernels of
+//! [`crate::lcp_queries`].
+//!
+//! | file | pairs |
+//! |---|---|
+//! | `distance_segment_segment` | every pair of point, segment, line (and sphere, capsule around them) |
+//! | `distance_point_cuboid` | point (sphere) – cuboid / aligned box |
+//! | `distance_point_cylinder` | point (sphere) – cylinder |
+//! | `lcp` | box–box, triangle–box, segment/line–triangle, point–polytope, triangle–cylinder (test) |
+
+pub(crate) mod distance_point_cuboid;
+pub(crate) mod distance_point_cylinder;
+pub(crate) mod distance_segment_segment;
+pub(crate) mod lcp;

@@ -1,0 +1,257 @@
+//! The query API: `distance` and `intersects` for every pair of shapes, with certificates.
+//!
+//! # Certificates
+//!
+//! A distance answer carries an interval `[lower, upper]` that provably contains the true
+//! distance: `upper` = |p_b − p_a| for witness points p_a ∈ A, p_b ∈ B (so it is an upper
+//! bound), `lower` = the separation of A and B along a unit direction n,
+//! min_{b∈B} n·b − max_{a∈A} n·a, clamped at 0 (weak duality: any direction gives a lower
+//! bound). `upper − lower` is the proven error. The lower bound is computed from the support
+//! functions of the two whole shapes ([`Shape::support_value`](crate::Shape::support_value)),
+//! independently of the algorithm that found the witnesses (see `certificate.rs`). Contact
+//! answers carry `lower = upper = 0`. Both bounds are evaluated in `f64` (round-off of order
+//! 1e-16 × scale is not accounted for; a lower bound above the upper one, which only rounding
+//! can produce, is clamped to it).
+//!
+//! # Separated, touching, intersecting
+//!
+//! * `Separated`: distance > `touching_tolerance`.
+//! * `Touching`: 0 < distance ≤ `touching_tolerance`, or exact contact that the algorithm
+//!   *proves* to be boundary-only: two spheres/capsules at exactly the sum of their radii, a
+//!   point on a box face, crossing segments (points, segments, lines and triangles have no
+//!   interior in 3D).
+//! * `Intersecting`: a common point exists and the algorithm cannot prove boundary-only
+//!   contact. Closed forms give the exact penetration `depth` (sphere/capsule pairs, point or
+//!   sphere in a box or a cylinder); the LCP kernels cannot tell interiors from boundary
+//!   contact cheaply and report `Intersecting { point: Some(common point), depth: None }`.
+//!
+//! [`intersects`] is `distance ≤ touching_tolerance`; when separated it returns the
+//! certificate's direction if that direction proves the separation (lower bound > 0).
+//!
+//! # Pairs
+//!
+//! The pair is computed in a canonical order and the answer mirrored, so
+//! `distance(b, a)` is bit-for-bit the mirror of `distance(a, b)`.
+//!
+//! | pair (either order) | `Auto` | `Lcp` available |
+//! |---|---|---|
+//! | point/segment/line/sphere/capsule – point/segment/line/sphere/capsule | closed form (clamped 2-parameter least squares) | no |
+//! | point/sphere – cuboid/aligned box | closed form (clamp in the box frame) | yes (point–box kernel) |
+//! | point/sphere – cylinder | closed form (disk × interval projection) | no |
+//! | cuboid/aligned box – cuboid/aligned box | LCP (box–box, specialized f64 solver first) | yes (12 × 12 Lemke) |
+//! | triangle – cuboid | LCP (triangle–box) | yes |
+//! | triangle – aligned box | LCP (triangle–aligned box, in the box frame) | yes |
+//! | segment/capsule – triangle | LCP (segment–triangle) | yes |
+//! | line – triangle | LCP (line–triangle) | yes |
+//! | point/sphere – triangle/convex polytope/polyhedron | LCP (point–polytope on the vertices) | yes |
+//! | triangle – cylinder | `intersects` only (LCP test-intersection) | yes |
+//! | anything else | [`GeomError::Unsupported`] | — |
+//!
+//! [`Algorithm::ClosedForm`] on an LCP-only pair, or [`Algorithm::Lcp`] on a closed-form-only
+//! pair, is `Unsupported` with the algorithm's name. With [`Algorithm::Auto`] and
+//! [`Arithmetic::Exact`], a pair with both uses the (exact) LCP kernel. Closed forms are `f64`
+//! whatever the [`Arithmetic`]; `gap_tolerance` applies to the LCP kernels' certification.
+
+use nalgebra::{Point3, Vector3};
+use proxima_lcp::SolvePath;
+
+use crate::error::GeomError;
+
+mod certificate;
+mod dispatch;
+mod distance;
+use crate::pose::Pose;
+use crate::shape::Shape;
+
+/// Which algorithm answers a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Algorithm {
+    /// The dispatcher's choice for the pair.
+    #[default]
+    Auto,
+    /// Closed-form formulas (sphere/point/segment pairs...).
+    ClosedForm,
+    /// The pair written as a convex QP and solved by Lemke's method (reference §3–4).
+    Lcp,
+}
+
+impl Algorithm {
+    /// Lowercase name (`"auto"`, `"closed_form"`, `"lcp"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::ClosedForm => "closed_form",
+            Algorithm::Lcp => "lcp",
+        }
+    }
+}
+
+/// Arithmetic used by LCP-formulated queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Arithmetic {
+    /// f64, with certification and an exact re-solve when the certificate gap is too large
+    /// or a pivot sign was ambiguous.
+    #[default]
+    Certified,
+    /// f64 only: no exact fallback (fastest; the result still reports its gap).
+    Float,
+    /// Exact rational arithmetic on the f64 inputs (the answer is rounded at the end).
+    Exact,
+}
+
+/// Settings of a distance or intersection query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuerySettings {
+    /// Algorithm to use (`Auto` = dispatcher's choice).
+    pub algorithm: Algorithm,
+    /// Arithmetic for LCP-formulated queries.
+    pub arithmetic: Arithmetic,
+    /// Certified mode: accept an f64 answer when `upper − lower ≤ gap_tolerance × scale`,
+    /// scale = max(1, size of the shapes, distance between their centres). Default 1e-9.
+    pub gap_tolerance: f64,
+    /// Distances ≤ this count as touching. Default 0 (exact contact only).
+    pub touching_tolerance: f64,
+}
+
+impl Default for QuerySettings {
+    fn default() -> Self {
+        Self {
+            algorithm: Algorithm::Auto,
+            arithmetic: Arithmetic::Certified,
+            gap_tolerance: 1e-9,
+            touching_tolerance: 0.0,
+        }
+    }
+}
+
+/// The geometric answer, one variant per case.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Proximity {
+    /// Disjoint: distance > touching tolerance.
+    Separated {
+        /// The distance (= |point_b − point_a|).
+        distance: f64,
+        /// Closest point on A (world frame).
+        point_a: Point3<f64>,
+        /// Closest point on B (world frame).
+        point_b: Point3<f64>,
+        /// Unit vector from A towards B.
+        normal: Vector3<f64>,
+    },
+    /// In contact: distance within the touching tolerance.
+    Touching {
+        /// A common (or closest) point, world frame.
+        point: Point3<f64>,
+    },
+    /// Overlapping interiors.
+    Intersecting {
+        /// A common point, world frame, when the algorithm provides one.
+        point: Option<Point3<f64>>,
+        /// Penetration depth when computed.
+        depth: Option<f64>,
+    },
+}
+
+/// A proven bracket of the true distance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Certificate {
+    /// Lower bound (from a separating direction; 0 when intersecting).
+    pub lower: f64,
+    /// Upper bound (from the witness points).
+    pub upper: f64,
+}
+
+impl Certificate {
+    /// `upper − lower`.
+    pub fn gap(&self) -> f64 {
+        self.upper - self.lower
+    }
+}
+
+/// Which computation produced the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum QueryPath {
+    /// Closed-form computation.
+    ClosedForm,
+    /// f64 LCP, certified on the first try.
+    Float {
+        /// The LCP solver's path.
+        lcp: SolvePath,
+    },
+    /// f64 LCP was not certified; re-solved exactly in Rational.
+    ExactResolve,
+    /// Exact arithmetic was requested.
+    Exact,
+}
+
+/// The answer to `distance`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DistanceResult {
+    /// The case and its geometry.
+    pub proximity: Proximity,
+    /// The proven bracket.
+    pub certificate: Certificate,
+    /// The algorithm that ran.
+    pub algorithm: Algorithm,
+    /// How it ran.
+    pub path: QueryPath,
+}
+
+impl DistanceResult {
+    /// The distance (0 when touching or intersecting).
+    pub fn distance(&self) -> f64 {
+        match self.proximity {
+            Proximity::Separated { distance, .. } => distance,
+            _ => 0.0,
+        }
+    }
+    /// Witness points (p_a, p_b) in the world frame when available.
+    pub fn witnesses(&self) -> Option<(Point3<f64>, Point3<f64>)> {
+        match self.proximity {
+            Proximity::Separated { point_a, point_b, .. } => Some((point_a, point_b)),
+            Proximity::Touching { point } => Some((point, point)),
+            Proximity::Intersecting { point: Some(p), .. } => Some((p, p)),
+            Proximity::Intersecting { point: None, .. } => None,
+        }
+    }
+}
+
+/// The answer to `intersects` (touching counts as intersecting).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Intersection {
+    /// The shapes share at least one point.
+    Intersecting {
+        /// A common point, world frame, when available.
+        point: Option<Point3<f64>>,
+    },
+    /// The shapes are disjoint.
+    Separated {
+        /// A unit direction n with max_{a∈A} n·a < min_{b∈B} n·b, when available.
+        direction: Option<Vector3<f64>>,
+    },
+}
+
+/// Distance between `a` placed by `pose_a` and `b` placed by `pose_b`.
+pub fn distance(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    settings: &QuerySettings,
+) -> Result<DistanceResult, GeomError> {
+    dispatch::distance(a, pose_a, b, pose_b, settings)
+}
+
+/// Whether `a` and `b` share a point (touching counts).
+pub fn intersects(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    settings: &QuerySettings,
+) -> Result<Intersection, GeomError> {
+    dispatch::intersects(a, pose_a, b, pose_b, settings)
+}

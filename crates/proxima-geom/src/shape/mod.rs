@@ -1,0 +1,430 @@
+//! Convex shapes in their local frame (3D, `f64`); a [`Pose`](crate::Pose) places them.
+//!
+//! Every constructor validates once: finite numbers, positive extents/radii/heights,
+//! non-degenerate primitives. Axis-like inputs are *normalized* where a shape stores a direction
+//! ([`Line`]); zero directions are rejected. Local-frame conventions follow the benchmark format
+//! (`../shared/bench/geometry/FORMAT.md`): boxes, cylinders and capsules are centred at the
+//! origin, with the cylinder and capsule axis along z.
+//!
+//! CONTRACT FILE: the type names, variants and constructor signatures are fixed; the
+//! implementation may move to one file per shape.
+
+use core::fmt;
+
+use nalgebra::{Point3, Vector3};
+
+use crate::error::GeomError;
+
+mod polyhedron;
+mod support;
+
+/// The kind of a shape (for errors, dispatch tables and reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ShapeKind {
+    /// [`Shape::Point`].
+    Point,
+    /// [`Shape::Segment`].
+    Segment,
+    /// [`Shape::Line`].
+    Line,
+    /// [`Shape::Triangle`].
+    Triangle,
+    /// [`Shape::Cuboid`].
+    Cuboid,
+    /// [`Shape::AlignedBox`].
+    AlignedBox,
+    /// [`Shape::Sphere`].
+    Sphere,
+    /// [`Shape::Capsule`].
+    Capsule,
+    /// [`Shape::Cylinder`].
+    Cylinder,
+    /// [`Shape::Ellipsoid`].
+    Ellipsoid,
+    /// [`Shape::ConvexPolytope`].
+    ConvexPolytope,
+    /// [`Shape::Polyhedron`].
+    Polyhedron,
+}
+
+impl ShapeKind {
+    /// Lowercase name (`"cuboid"`, `"convex_polytope"`...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ShapeKind::Point => "point",
+            ShapeKind::Segment => "segment",
+            ShapeKind::Line => "line",
+            ShapeKind::Triangle => "triangle",
+            ShapeKind::Cuboid => "cuboid",
+            ShapeKind::AlignedBox => "aligned_box",
+            ShapeKind::Sphere => "sphere",
+            ShapeKind::Capsule => "capsule",
+            ShapeKind::Cylinder => "cylinder",
+            ShapeKind::Ellipsoid => "ellipsoid",
+            ShapeKind::ConvexPolytope => "convex_polytope",
+            ShapeKind::Polyhedron => "polyhedron",
+        }
+    }
+}
+
+impl fmt::Display for ShapeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A single point (the local origin moved by `position`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    position: Point3<f64>,
+}
+
+/// The closed segment between two distinct points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    a: Point3<f64>,
+    b: Point3<f64>,
+}
+
+/// An infinite line: origin + t·direction, direction normalized by the constructor.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line {
+    origin: Point3<f64>,
+    direction: Vector3<f64>,
+}
+
+/// A solid, non-degenerate triangle (vertices not collinear).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Triangle {
+    vertices: [Point3<f64>; 3],
+}
+
+/// An oriented box centred at the local origin: |pᵢ| ≤ hᵢ. Orientation comes from the pose.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cuboid {
+    half_extents: Vector3<f64>,
+}
+
+/// An axis-aligned box in the local frame: min ≤ p ≤ max componentwise (min < max).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AlignedBox {
+    min: Point3<f64>,
+    max: Point3<f64>,
+}
+
+/// A ball of positive radius centred at the local origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sphere {
+    radius: f64,
+}
+
+/// The segment (0,0,±half_height) swept by a ball of `radius`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Capsule {
+    radius: f64,
+    half_height: f64,
+}
+
+/// The solid cylinder x² + y² ≤ r², |z| ≤ half_height.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cylinder {
+    radius: f64,
+    half_height: f64,
+}
+
+/// The solid ellipsoid (x/a)² + (y/b)² + (z/c)² ≤ 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ellipsoid {
+    radii: Vector3<f64>,
+}
+
+/// The convex hull of a finite point set (at least one point; may be flat or a point).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvexPolytope {
+    vertices: Vec<Point3<f64>>,
+}
+
+/// A bounded, non-empty polyhedron { p : nᵢ·p ≤ dᵢ } given by half-spaces (unit normals after
+/// normalization by the constructor).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Polyhedron {
+    normals: Vec<Vector3<f64>>,
+    offsets: Vec<f64>,
+    /// The vertices, enumerated once by the constructor (used by support functions and by
+    /// vertex-based kernels).
+    vertices: Vec<Point3<f64>>,
+}
+
+/// Any supported convex shape.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Shape {
+    /// A point.
+    Point(Point),
+    /// A segment.
+    Segment(Segment),
+    /// An infinite line.
+    Line(Line),
+    /// A triangle.
+    Triangle(Triangle),
+    /// An oriented box.
+    Cuboid(Cuboid),
+    /// An axis-aligned box (in its local frame).
+    AlignedBox(AlignedBox),
+    /// A ball.
+    Sphere(Sphere),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A cylinder.
+    Cylinder(Cylinder),
+    /// An ellipsoid.
+    Ellipsoid(Ellipsoid),
+    /// A convex polytope given by vertices.
+    ConvexPolytope(ConvexPolytope),
+    /// A polyhedron given by half-spaces.
+    Polyhedron(Polyhedron),
+}
+
+fn finite3(v: &[f64; 3], what: &'static str) -> Result<(), GeomError> {
+    if v.iter().all(|x| x.is_finite()) { Ok(()) } else { Err(GeomError::NonFinite { what }) }
+}
+
+fn positive(v: f64, what: &'static str) -> Result<f64, GeomError> {
+    if !v.is_finite() {
+        Err(GeomError::NonFinite { what })
+    } else if v <= 0.0 {
+        Err(GeomError::NonPositive { what, value: v })
+    } else {
+        Ok(v)
+    }
+}
+
+impl Point {
+    /// A point at `position`.
+    pub fn new(position: [f64; 3]) -> Result<Self, GeomError> {
+        finite3(&position, "point position")?;
+        Ok(Self { position: position.into() })
+    }
+    /// The position.
+    pub fn position(&self) -> Point3<f64> {
+        self.position
+    }
+}
+
+impl Segment {
+    /// The segment from `a` to `b` (`a != b`).
+    pub fn new(a: [f64; 3], b: [f64; 3]) -> Result<Self, GeomError> {
+        finite3(&a, "segment endpoint")?;
+        finite3(&b, "segment endpoint")?;
+        if a == b {
+            return Err(GeomError::Degenerate { what: "segment endpoints coincide" });
+        }
+        Ok(Self { a: a.into(), b: b.into() })
+    }
+    /// The endpoints.
+    pub fn endpoints(&self) -> [Point3<f64>; 2] {
+        [self.a, self.b]
+    }
+}
+
+impl Line {
+    /// The line through `origin` along `direction` (non-zero; normalized).
+    pub fn new(origin: [f64; 3], direction: [f64; 3]) -> Result<Self, GeomError> {
+        finite3(&origin, "line origin")?;
+        finite3(&direction, "line direction")?;
+        let d = Vector3::from(direction);
+        let len = d.norm();
+        if len == 0.0 || !len.is_finite() {
+            return Err(GeomError::ZeroAxis { what: "line direction" });
+        }
+        Ok(Self { origin: origin.into(), direction: d / len })
+    }
+    /// The origin.
+    pub fn origin(&self) -> Point3<f64> {
+        self.origin
+    }
+    /// The unit direction.
+    pub fn direction(&self) -> Vector3<f64> {
+        self.direction
+    }
+}
+
+impl Triangle {
+    /// The triangle (v0, v1, v2); rejects collinear vertices (|e1 × e2| = 0 exactly).
+    pub fn new(v0: [f64; 3], v1: [f64; 3], v2: [f64; 3]) -> Result<Self, GeomError> {
+        for v in [&v0, &v1, &v2] {
+            finite3(v, "triangle vertex")?;
+        }
+        let (p0, p1, p2) = (Point3::from(v0), Point3::from(v1), Point3::from(v2));
+        if (p1 - p0).cross(&(p2 - p0)).norm_squared() == 0.0 {
+            return Err(GeomError::Degenerate { what: "triangle vertices are collinear" });
+        }
+        Ok(Self { vertices: [p0, p1, p2] })
+    }
+    /// The vertices.
+    pub fn vertices(&self) -> [Point3<f64>; 3] {
+        self.vertices
+    }
+}
+
+impl Cuboid {
+    /// A box with the given half extents (all > 0).
+    pub fn new(half_extents: [f64; 3]) -> Result<Self, GeomError> {
+        for h in half_extents {
+            positive(h, "box half extent")?;
+        }
+        Ok(Self { half_extents: half_extents.into() })
+    }
+    /// The half extents.
+    pub fn half_extents(&self) -> Vector3<f64> {
+        self.half_extents
+    }
+}
+
+impl AlignedBox {
+    /// The box min ≤ p ≤ max (min < max in every coordinate).
+    pub fn new(min: [f64; 3], max: [f64; 3]) -> Result<Self, GeomError> {
+        finite3(&min, "aligned box min")?;
+        finite3(&max, "aligned box max")?;
+        for i in 0..3 {
+            positive(max[i] - min[i], "aligned box max - min")?;
+        }
+        Ok(Self { min: min.into(), max: max.into() })
+    }
+    /// The minimum corner.
+    pub fn min(&self) -> Point3<f64> {
+        self.min
+    }
+    /// The maximum corner.
+    pub fn max(&self) -> Point3<f64> {
+        self.max
+    }
+}
+
+impl Sphere {
+    /// A ball of radius > 0.
+    pub fn new(radius: f64) -> Result<Self, GeomError> {
+        Ok(Self { radius: positive(radius, "sphere radius")? })
+    }
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+}
+
+impl Capsule {
+    /// A capsule (radius > 0, half_height > 0).
+    pub fn new(radius: f64, half_height: f64) -> Result<Self, GeomError> {
+        Ok(Self {
+            radius: positive(radius, "capsule radius")?,
+            half_height: positive(half_height, "capsule half height")?,
+        })
+    }
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+    /// Half the length of the core segment.
+    pub fn half_height(&self) -> f64 {
+        self.half_height
+    }
+}
+
+impl Cylinder {
+    /// A cylinder (radius > 0, half_height > 0).
+    pub fn new(radius: f64, half_height: f64) -> Result<Self, GeomError> {
+        Ok(Self {
+            radius: positive(radius, "cylinder radius")?,
+            half_height: positive(half_height, "cylinder half height")?,
+        })
+    }
+    /// The radius.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+    /// Half the height.
+    pub fn half_height(&self) -> f64 {
+        self.half_height
+    }
+}
+
+impl Ellipsoid {
+    /// An ellipsoid with radii (a, b, c), all > 0.
+    pub fn new(radii: [f64; 3]) -> Result<Self, GeomError> {
+        for r in radii {
+            positive(r, "ellipsoid radius")?;
+        }
+        Ok(Self { radii: radii.into() })
+    }
+    /// The radii.
+    pub fn radii(&self) -> Vector3<f64> {
+        self.radii
+    }
+}
+
+impl ConvexPolytope {
+    /// The hull of `vertices` (non-empty, finite). Interior points are allowed.
+    pub fn new(vertices: Vec<[f64; 3]>) -> Result<Self, GeomError> {
+        if vertices.is_empty() {
+            return Err(GeomError::Degenerate { what: "convex polytope has no vertices" });
+        }
+        for v in &vertices {
+            finite3(v, "polytope vertex")?;
+        }
+        Ok(Self { vertices: vertices.into_iter().map(Point3::from).collect() })
+    }
+    /// The vertices as given.
+    pub fn vertices(&self) -> &[Point3<f64>] {
+        &self.vertices
+    }
+}
+
+impl Polyhedron {
+    /// { p : nᵢ·p ≤ dᵢ } from (normal, offset) pairs; normals must be non-zero (they are
+    /// normalized and the offsets scaled alike). Boundedness and non-emptiness are checked.
+    ///
+    /// The constructor enumerates the vertices once (every triple of planes, O(m⁴) for m
+    /// half-spaces: meant for the tens-to-hundreds of faces of collision shapes). A vertex
+    /// satisfies every half-space to a relative tolerance of 1e-9 · max(1, max |dᵢ|).
+    /// The set may be flat (zero volume) but must be bounded and contain a point.
+    ///
+    /// Errors: [`GeomError::NonFinite`] for NaN/∞, [`GeomError::ZeroAxis`] for a zero
+    /// normal, [`GeomError::Degenerate`] for no half-spaces, an unbounded set or an empty set.
+    pub fn new(halfspaces: Vec<([f64; 3], f64)>) -> Result<Self, GeomError> {
+        let (normals, offsets, vertices) = polyhedron::validate(&halfspaces)?;
+        Ok(Self { normals, offsets, vertices })
+    }
+    /// The vertices (computed by the constructor, deduplicated).
+    pub fn vertices(&self) -> &[Point3<f64>] {
+        &self.vertices
+    }
+    /// Unit outward normals.
+    pub fn normals(&self) -> &[Vector3<f64>] {
+        &self.normals
+    }
+    /// Offsets dᵢ (for unit normals: signed distance of the plane from the local origin).
+    pub fn offsets(&self) -> &[f64] {
+        &self.offsets
+    }
+}
+
+impl Shape {
+    /// The kind of this shape.
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            Shape::Point(_) => ShapeKind::Point,
+            Shape::Segment(_) => ShapeKind::Segment,
+            Shape::Line(_) => ShapeKind::Line,
+            Shape::Triangle(_) => ShapeKind::Triangle,
+            Shape::Cuboid(_) => ShapeKind::Cuboid,
+            Shape::AlignedBox(_) => ShapeKind::AlignedBox,
+            Shape::Sphere(_) => ShapeKind::Sphere,
+            Shape::Capsule(_) => ShapeKind::Capsule,
+            Shape::Cylinder(_) => ShapeKind::Cylinder,
+            Shape::Ellipsoid(_) => ShapeKind::Ellipsoid,
+            Shape::ConvexPolytope(_) => ShapeKind::ConvexPolytope,
+            Shape::Polyhedron(_) => ShapeKind::Polyhedron,
+        }
+    }
+}

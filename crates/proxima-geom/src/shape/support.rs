@@ -1,0 +1,101 @@
+//! Support functions in the world frame: for a direction n, a support point
+//! s(n) ∈ argmax_{x ∈ S} n·x and the support value h(n) = max_{x ∈ S} n·x.
+//!
+//! These give the lower bound of every distance certificate (see [`crate::query`]): for a
+//! unit n, min_{b∈B} n·b − max_{a∈A} n·a = −h_B(−n) − h_A(n) ≤ dist(A, B).
+//!
+//! Edge cases: a zero direction returns a point of the shape (the support of the zero
+//! function); a [`Line`](super::Line) is unbounded along its direction: its support value is +∞
+//! unless n is perpendicular to it (|n·d| ≤ 1e-12·|n|, then n·origin), and its support point
+//! is `None` in the unbounded case.
+
+use nalgebra::{Point3, Vector3};
+
+use super::Shape;
+use crate::pose::Pose;
+
+/// |n·d| ≤ this × |n| counts as perpendicular to a line.
+pub(crate) const LINE_PERPENDICULAR: f64 = 1e-12;
+
+impl Shape {
+    /// A point of the shape (world frame) maximizing `direction · x`, or `None` when the
+    /// maximum is +∞ (a [`Line`](super::Line) not perpendicular to `direction`).
+    pub fn support_point(&self, pose: &Pose, direction: &Vector3<f64>) -> Option<Point3<f64>> {
+        let m = pose.rotation().transpose() * direction;
+        let local = self.local_support(&m)?;
+        Some(pose.transform_point(&local))
+    }
+
+    /// h(n) = max over the shape (world frame) of `direction · x`; +∞ for a line not
+    /// perpendicular to `direction`.
+    pub fn support_value(&self, pose: &Pose, direction: &Vector3<f64>) -> f64 {
+        match self.support_point(pose, direction) {
+            Some(p) => direction.dot(&p.coords),
+            None => f64::INFINITY,
+        }
+    }
+
+    /// Support point in the local frame for a local direction `m`.
+    fn local_support(&self, m: &Vector3<f64>) -> Option<Point3<f64>> {
+        let sgn = |x: f64, h: f64| if x >= 0.0 { h } else { -h };
+        Some(match self {
+            Shape::Point(p) => p.position(),
+            Shape::Segment(s) => best_vertex(&s.endpoints(), m),
+            Shape::Line(l) => {
+                if l.direction().dot(m).abs() <= LINE_PERPENDICULAR * m.norm() {
+                    l.origin()
+                } else {
+                    return None;
+                }
+            }
+            Shape::Triangle(t) => best_vertex(&t.vertices(), m),
+            Shape::Cuboid(c) => {
+                let h = c.half_extents();
+                Point3::new(sgn(m.x, h.x), sgn(m.y, h.y), sgn(m.z, h.z))
+            }
+            Shape::AlignedBox(b) => {
+                let (lo, hi) = (b.min(), b.max());
+                let pick = |x: f64, l: f64, h: f64| if x >= 0.0 { h } else { l };
+                Point3::new(pick(m.x, lo.x, hi.x), pick(m.y, lo.y, hi.y), pick(m.z, lo.z, hi.z))
+            }
+            Shape::Sphere(s) => Point3::from(unit_or_zero(m) * s.radius()),
+            Shape::Capsule(c) => {
+                Point3::new(0.0, 0.0, sgn(m.z, c.half_height())) + unit_or_zero(m) * c.radius()
+            }
+            Shape::Cylinder(c) => {
+                let radial = Vector3::new(m.x, m.y, 0.0);
+                let rlen = radial.norm();
+                let r = if rlen > 0.0 { radial * (c.radius() / rlen) } else { Vector3::zeros() };
+                Point3::new(r.x, r.y, sgn(m.z, c.half_height()))
+            }
+            Shape::Ellipsoid(e) => {
+                // max m·x over (x/a)²+… ≤ 1: x = D²m / |Dm|, D = diag(radii).
+                let d = e.radii();
+                let dm = m.component_mul(&d);
+                let len = dm.norm();
+                if len > 0.0 { Point3::from(dm.component_mul(&d) / len) } else { Point3::origin() }
+            }
+            Shape::ConvexPolytope(p) => best_vertex(p.vertices(), m),
+            Shape::Polyhedron(p) => best_vertex(p.vertices(), m),
+        })
+    }
+}
+
+fn unit_or_zero(m: &Vector3<f64>) -> Vector3<f64> {
+    let len = m.norm();
+    if len > 0.0 { m / len } else { Vector3::zeros() }
+}
+
+/// The first vertex with the largest m·v (deterministic on ties).
+fn best_vertex(vertices: &[Point3<f64>], m: &Vector3<f64>) -> Point3<f64> {
+    let mut best = vertices[0];
+    let mut best_val = m.dot(&best.coords);
+    for v in &vertices[1..] {
+        let val = m.dot(&v.coords);
+        if val > best_val {
+            best = *v;
+            best_val = val;
+        }
+    }
+    best
+}
