@@ -218,3 +218,35 @@ fn demo_has_the_geometry_section() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Geometry (proxima-geom)") && text.contains("11/30"), "{text}");
 }
+
+/// Regression: four pairs of the harness's `boxes` workload (see the file's description).
+/// Overlapping boxes must be reported intersecting (their f64 witnesses were once a few ulps
+/// apart and called "separated"); the near-parallel pairs at ~1.6e-9 and ~5.8e-9 are
+/// separated — the exact rational solve says so, coal 3.0.3 reports distance 0 — and the
+/// certificate brackets them tightly.
+#[test]
+fn boxes_regression_overlap_and_near_parallel() {
+    let file = data("boxes_regression.json");
+    let float = run(&["query", file.to_str().unwrap(), "--format", "jsonl"]);
+    assert!(float.status.success());
+    let exact = run(&["query", file.to_str().unwrap(), "--arithmetic", "exact", "--format", "jsonl"]);
+    assert!(exact.status.success());
+    let (float, exact) = (json_lines(&float.stdout), json_lines(&exact.stdout));
+    assert_eq!(float.len(), 4);
+    for (f, e) in float.iter().zip(&exact) {
+        assert_eq!(f["intersects"], e["intersects"], "query {}: f64 and exact disagree", f["i"]);
+    }
+    assert_eq!(float[0]["intersects"], true);
+    assert_eq!(float[1]["intersects"], true);
+    for (k, expected) in [(2, 1.62053e-9), (3, 5.83395e-9)] {
+        let (d, de) = (float[k]["distance"].as_f64().unwrap(), exact[k]["distance"].as_f64().unwrap());
+        assert_eq!(float[k]["intersects"], false);
+        // The exact answer is pinned; the f64 answer is certified to the default gap tolerance,
+        // 1e-9 × scale (coordinates here are ≤ 2), and its bracket must contain the truth.
+        assert!((de - expected).abs() < 1e-13, "query {k}: exact {de}");
+        let (lo, up) = (float[k]["lower"].as_f64().unwrap(), float[k]["upper"].as_f64().unwrap());
+        assert!(lo <= de * (1.0 + 1e-12) && de <= up * (1.0 + 1e-12), "query {k}: [{lo}, {up}] vs {de}");
+        assert!(up - lo <= 2e-9, "query {k}: gap {}", up - lo);
+        assert!((d - de).abs() <= 2e-9, "query {k}: f64 {d} vs exact {de}");
+    }
+}

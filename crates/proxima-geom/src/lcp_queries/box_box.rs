@@ -50,7 +50,7 @@
 //! 1e-6 → `NotRotation`. Parallel faces (non-unique closest points) are handled by the LCP's
 //! lexicographic degeneracy resolution; any minimizer is returned.
 
-use proxima_lcp::{LemkeSettings, Rational, solve_lemke_fixed};
+use proxima_lcp::{Rational, solve_lemke_fixed};
 use proxima_num::Field;
 
 use super::engine::{self, PairProblem};
@@ -274,13 +274,15 @@ fn solve_parts<T: Field>(a: Parts<'_, T>, b: Parts<'_, T>) -> Result<DynDistance
     })
 }
 
-/// max_{p∈box} n·p = n·C + Σ h_j |n·U_j|.
-fn support_max(b: &BoxN<f64, 3>, n: &[f64; 3]) -> f64 {
-    let mut s = dot(n, &b.center);
+/// (min, max) over the box of n·p = n·C ∓ Σ h_j |n·U_j|.
+#[inline]
+pub(crate) fn box_extent(b: &BoxN<f64, 3>, n: &[f64; 3]) -> (f64, f64) {
+    let c = dot(n, &b.center);
+    let mut r = 0.0;
     for (u, h) in b.axes.iter().zip(&b.half_extents) {
-        s += h * dot(n, u).abs();
+        r += h * dot(n, u).abs();
     }
-    s
+    (c - r, c + r)
 }
 
 /// max(1, |coordinates of the centers|, half extents) without allocating.
@@ -294,15 +296,29 @@ fn box_scale(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> f64 {
         .fold(1.0f64, |m, v| m.max(v.abs()))
 }
 
-/// The support-function certificate of a box pair.
+/// The support-function certificate of a box pair, tightened over the SAT directions (the
+/// witness difference, the six face normals, the nine edge crosses, the witness difference
+/// with each edge direction removed; see [`engine::certificate_multi`]) until the gap is at
+/// most `target`.
 pub(crate) fn box_certificate(
     a: &BoxN<f64, 3>,
     b: &BoxN<f64, 3>,
     pa: &[f64; 3],
     pb: &[f64; 3],
+    target: f64,
 ) -> FloatCertificate {
     let scale = box_scale(a, b);
-    engine::certificate(pa, pb, |n| support_max(a, n), |n| -support_max(b, &n.map(|v| -v)), scale)
+    let fa = engine::Features { faces: &a.axes, edges: &a.axes };
+    let fb = engine::Features { faces: &b.axes, edges: &b.axes };
+    let ea = |n: &[f64; 3]| box_extent(a, n);
+    let eb = |n: &[f64; 3]| box_extent(b, n);
+    engine::certificate_multi(pa, pb, &ea, fa, &eb, fb, scale, target)
+}
+
+/// The gap target `gap_tolerance × scale` of a box pair.
+#[inline]
+fn box_target(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>, settings: &CertifySettings) -> f64 {
+    settings.gap_tolerance * box_scale(a, b)
 }
 
 fn exact_resolve(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
@@ -310,7 +326,7 @@ fn exact_resolve(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> Result<DistanceOutput<f6
     let rb = BoxN::<Rational, 3>::convert_from_f64(b).ok_or(GeomError::NonFinite { what: "box" })?;
     let ex = box_box_distance(&ra, &rb)?;
     let mut out = engine::round_output(&ex, KernelPath::ExactResolve);
-    out.certificate = Some(box_certificate(a, b, &out.point_a, &out.point_b));
+    out.certificate = Some(box_certificate(a, b, &out.point_a, &out.point_b, 0.0));
     Ok(out)
 }
 
@@ -381,16 +397,19 @@ pub fn box_box_distance_f64_lcp(
 ) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
     a.validate()?;
     b.validate()?;
-    lcp_path(a, b, settings)
+    check_settings(settings)?;
+    lcp_path(a, b, settings, None)
 }
 
 fn lcp_path(
     a: &BoxN<f64, 3>,
     b: &BoxN<f64, 3>,
     settings: &CertifySettings,
+    prior: Option<DistanceOutput<f64, 3, 3>>,
 ) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
     let (m, q, k0, k1) = build_lcp12(a, b);
-    let lemke = LemkeSettings::default();
+    let lemke = engine::float_lemke_settings();
+    let mut best = prior;
     if let Ok(sol) = solve_lemke_fixed::<f64, 12>(&m, &q, &lemke) {
         let info = LcpInfo { status: sol.status, pivots: sol.pivots, path: sol.path };
         if engine::solved(&info) {
@@ -400,23 +419,42 @@ fn lcp_path(
                 sol.z[i].clamp(0.0, l)
             });
             let mut out = output_from_xi(a, b, &k0, &k1, &xi, info, KernelPath::FloatCertified);
-            let c = box_certificate(a, b, &out.point_a, &out.point_b);
+            let c = box_certificate(a, b, &out.point_a, &out.point_b, box_target(a, b, settings));
             out.certificate = Some(c);
             if c.gap() <= settings.gap_tolerance * c.scale {
                 return Ok(out);
             }
-            if !settings.exact_fallback {
-                out.path = KernelPath::Uncertified;
-                return Ok(out);
-            }
+            best = Some(match best {
+                None => out,
+                Some(p) => engine::merge_brackets(p, out),
+            });
         }
+    }
+    if let Some(mut out) = best {
+        // Both runs bound the same distance: the merged bracket may certify.
+        if let Some(c) = out.certificate
+            && c.gap() <= settings.gap_tolerance * c.scale
+        {
+            out.path = KernelPath::FloatCertified;
+            return Ok(out);
+        }
+        if !settings.exact_fallback {
+            out.path = KernelPath::Uncertified;
+            return Ok(out);
+        }
+    } else if !settings.exact_fallback {
+        return Err(GeomError::Degenerate {
+            what: "the f64 LCP failed and the exact fallback is disabled",
+        });
     }
     exact_resolve(a, b)
 }
 
 /// 3D `f64` box–box distance: specialized bound-constrained least-squares solver
 /// ([`KernelPath::FastPath`]), certified by the support-function gap, falling back to the
-/// fixed-size LCP ([`box_box_distance_f64_lcp`]) and then to an exact re-solve.
+/// fixed-size LCP ([`box_box_distance_f64_lcp`]) and then to an exact re-solve (only with
+/// [`CertifySettings::exact_fallback`]; otherwise the better uncertified answer is returned as
+/// [`KernelPath::Uncertified`]).
 pub fn box_box_distance_f64(
     a: &BoxN<f64, 3>,
     b: &BoxN<f64, 3>,
@@ -424,13 +462,18 @@ pub fn box_box_distance_f64(
 ) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
     a.validate()?;
     b.validate()?;
+    check_settings(settings)?;
+    match fast::solve(a, b, settings) {
+        Some(out) if out.certificate.is_some_and(|c| c.gap() <= settings.gap_tolerance * c.scale) => Ok(out),
+        fast => lcp_path(a, b, settings, fast),
+    }
+}
+
+fn check_settings(settings: &CertifySettings) -> Result<(), GeomError> {
     if settings.gap_tolerance.is_nan() || settings.gap_tolerance < 0.0 {
         return Err(GeomError::InvalidSettings { field: "gap_tolerance", reason: "must be >= 0" });
     }
-    if let Some(out) = fast::solve(a, b, settings) {
-        return Ok(out);
-    }
-    lcp_path(a, b, settings)
+    Ok(())
 }
 
 mod fast {
@@ -655,9 +698,9 @@ mod fast {
         if !converged {
             return None;
         }
-        let mut out = output_from_xi(a, b, &k0, &k1, &xi, LcpInfo::NONE, KernelPath::FastPath);
-        let c = box_certificate(a, b, &out.point_a, &out.point_b);
+        let mut out = output_from_xi(a, b, &k0, &k1, &xi, LcpInfo::ACTIVE_SET, KernelPath::FastPath);
+        let c = box_certificate(a, b, &out.point_a, &out.point_b, settings.gap_tolerance * scale);
         out.certificate = Some(c);
-        (c.gap() <= settings.gap_tolerance * c.scale).then_some(out)
+        Some(out)
     }
 }

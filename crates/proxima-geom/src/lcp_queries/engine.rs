@@ -9,7 +9,8 @@
 //! The certificate helpers compute the `f64` bracket of the module docs of
 //! [`lcp_queries`](super).
 
-use proxima_lcp::{ConvexQp, LcpStatus, QpSettings, QpStatus, Rational, solve_qp};
+use proxima_lcp::lemke::LemkeFallback;
+use proxima_lcp::{ConvexQp, LcpStatus, LemkeSettings, QpSettings, QpStatus, Rational, solve_qp};
 use proxima_num::Field;
 
 use super::vec::dot;
@@ -58,9 +59,34 @@ fn affine<T: Field>(origin: &[T], gens: &[Vec<T>], x: &[T]) -> Vec<T> {
     p
 }
 
+/// Lemke settings of the certified `f64` paths: the solver's own fallbacks in floating point
+/// (covering restarts, enumeration) stay, its *exact* LCP re-solve is disabled. An `f64`
+/// answer is either certified by the kernel's certificate, or re-solved exactly by the kernel
+/// on the exactly converted geometric input (only when [`CertifySettings::exact_fallback`] is
+/// set), or reported uncertified: no exact arithmetic runs behind `exact_fallback: false`.
+pub(crate) fn float_lemke_settings() -> LemkeSettings {
+    LemkeSettings {
+        fallback: LemkeFallback { exact_resolve_max_n: 0, ..LemkeFallback::default() },
+        ..LemkeSettings::default()
+    }
+}
+
+/// [`QpSettings`] with [`float_lemke_settings`].
+pub(crate) fn float_qp_settings() -> QpSettings {
+    QpSettings { lemke: float_lemke_settings() }
+}
+
+/// Builds and solves the QP with the default settings (see [`solve_pair_with`]).
+pub(crate) fn solve_pair<T: Field>(p: &PairProblem<T>) -> Result<PairSolution<T>, GeomError> {
+    solve_pair_with(p, &QpSettings::default())
+}
+
 /// Builds and solves the QP. A solver failure (which cannot happen for valid, feasible input in
 /// exact arithmetic) is reported as `Err(Degenerate)` with the status in the message.
-pub(crate) fn solve_pair<T: Field>(p: &PairProblem<T>) -> Result<PairSolution<T>, GeomError> {
+pub(crate) fn solve_pair_with<T: Field>(
+    p: &PairProblem<T>,
+    settings: &QpSettings,
+) -> Result<PairSolution<T>, GeomError> {
     let na = p.gens_a.len();
     let n = na + p.gens_b.len();
     // G columns: E_a then −E_b.
@@ -92,7 +118,7 @@ pub(crate) fn solve_pair<T: Field>(p: &PairProblem<T>) -> Result<PairSolution<T>
     if !p.free.is_empty() {
         qp = qp.with_free(p.free.clone()).map_err(lcp_err)?;
     }
-    let sol = solve_qp(&qp, &QpSettings::default()).map_err(lcp_err)?;
+    let sol = solve_qp(&qp, settings).map_err(lcp_err)?;
     let lcp = LcpInfo { status: sol.lcp.status, pivots: sol.lcp.pivots, path: sol.lcp.path };
     if sol.status != QpStatus::Solved {
         return Err(GeomError::Degenerate { what: "the LCP solver did not solve the distance QP" });
@@ -128,6 +154,148 @@ pub(crate) fn certificate(
         0.0
     };
     FloatCertificate { lower, upper, scale }
+}
+
+/// The features of a convex shape that orient its candidate separating directions: face
+/// normals (any length, e.g. box axes or a triangle's normal) and edge directions.
+#[derive(Clone, Copy)]
+pub(crate) struct Features<'a> {
+    /// Face normals.
+    pub faces: &'a [[f64; 3]],
+    /// Edge directions.
+    pub edges: &'a [[f64; 3]],
+}
+
+/// The range [min, max] of n·p over a shape, for any n.
+pub(crate) trait Extent {
+    fn extent(&self, n: &[f64; 3]) -> (f64, f64);
+}
+
+impl<F: Fn(&[f64; 3]) -> (f64, f64)> Extent for F {
+    #[inline]
+    fn extent(&self, n: &[f64; 3]) -> (f64, f64) {
+        self(n)
+    }
+}
+
+/// The gap of the two ranges along a non-zero n, divided by |n|: a lower bound on the distance
+/// (either side; 0 or negative when the projections overlap; `-inf` for a zero/non-finite n).
+#[inline]
+pub(crate) fn separation(n: &[f64; 3], a: &impl Extent, b: &impl Extent) -> f64 {
+    let nn = dot(n, n);
+    if !(nn > 1e-200 && nn.is_finite()) {
+        return f64::NEG_INFINITY;
+    }
+    let (alo, ahi) = a.extent(n);
+    let (blo, bhi) = b.extent(n);
+    (blo - ahi).max(alo - bhi) / nn.sqrt()
+}
+
+#[inline]
+pub(crate) fn cross3(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// The certificate from witness points, tightened over candidate directions.
+///
+/// `upper` = |p_b − p_a|. The lower bound is the best separation (support functions, weak
+/// duality: *any* direction gives a valid bound) over, in order, and stopping as soon as
+/// `upper − lower ≤ target`:
+///
+/// 1. the normalized witness difference d (the classic bound; exact up to the direction's
+///    round-off, ~1e-16·scale/|d| in angle, which costs a first-order loss ~ |d̂ error|·edge
+///    length when the support set is an edge or a face);
+/// 2. the face normals of both shapes (exactly aligned when the closest features are a face
+///    and anything);
+/// 3. the cross products of an edge direction of a with one of b (exact for non-parallel
+///    edge–edge contacts; near-zero crosses are skipped by [`separation`]);
+/// 4. d with its component along each edge direction removed (parallel edge–edge,
+///    vertex–edge: the remaining direction error is then second order).
+///
+/// When `upper ≤ target` the pair is (numerically) touching or intersecting: `lower = 0` and
+/// nothing else is evaluated.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn certificate_multi(
+    point_a: &[f64; 3],
+    point_b: &[f64; 3],
+    a: &impl Extent,
+    fa: Features<'_>,
+    b: &impl Extent,
+    fb: Features<'_>,
+    scale: f64,
+    target: f64,
+) -> FloatCertificate {
+    let diff: [f64; 3] = core::array::from_fn(|i| point_b[i] - point_a[i]);
+    let upper = dot(&diff, &diff).sqrt();
+    if !upper.is_finite() {
+        return FloatCertificate { lower: 0.0, upper, scale };
+    }
+    let mut lower = 0.0f64;
+    let done = |lower: f64| upper - lower <= target;
+    if done(lower) {
+        return FloatCertificate { lower, upper, scale };
+    }
+    lower = lower.max(separation(&diff, a, b));
+    if done(lower) {
+        return FloatCertificate { lower, upper, scale };
+    }
+    for n in fa.faces.iter().chain(fb.faces) {
+        lower = lower.max(separation(n, a, b));
+    }
+    if done(lower) {
+        return FloatCertificate { lower, upper, scale };
+    }
+    for ea in fa.edges {
+        for eb in fb.edges {
+            lower = lower.max(separation(&cross3(ea, eb), a, b));
+        }
+    }
+    if done(lower) {
+        return FloatCertificate { lower, upper, scale };
+    }
+    for e in fa.edges.iter().chain(fb.edges) {
+        let ee = dot(e, e);
+        if ee > 0.0 {
+            let t = dot(&diff, e) / ee;
+            let n: [f64; 3] = core::array::from_fn(|i| diff[i] - t * e[i]);
+            lower = lower.max(separation(&n, a, b));
+        }
+    }
+    FloatCertificate { lower: lower.min(upper), upper, scale }
+}
+
+/// Two `f64` answers to the same query: the one with the smaller `upper` (its witnesses),
+/// with the larger of the two lower bounds (both brackets hold, so their intersection does).
+pub(crate) fn merge_brackets<const PA: usize, const PB: usize>(
+    x: DistanceOutput<f64, PA, PB>,
+    y: DistanceOutput<f64, PA, PB>,
+) -> DistanceOutput<f64, PA, PB> {
+    let (Some(cx), Some(cy)) = (x.certificate, y.certificate) else {
+        return if x.certificate.is_some() { x } else { y };
+    };
+    let lower = cx.lower.max(cy.lower);
+    let mut out = if cy.upper < cx.upper { y } else { x };
+    if let Some(c) = out.certificate.as_mut() {
+        c.lower = lower.min(c.upper);
+    }
+    out
+}
+
+/// n·p over a triangle: (min, max) over its vertices.
+#[inline]
+pub(crate) fn triangle_extent(tri: &[[f64; 3]; 3], n: &[f64; 3]) -> (f64, f64) {
+    let d0 = dot(&tri[0], n);
+    let d1 = dot(&tri[1], n);
+    let d2 = dot(&tri[2], n);
+    (d0.min(d1).min(d2), d0.max(d1).max(d2))
+}
+
+/// A triangle's features: its normal and its three edge directions.
+pub(crate) fn triangle_features(tri: &[[f64; 3]; 3]) -> ([[f64; 3]; 1], [[f64; 3]; 3]) {
+    let e0: [f64; 3] = core::array::from_fn(|k| tri[1][k] - tri[0][k]);
+    let e1: [f64; 3] = core::array::from_fn(|k| tri[2][k] - tri[0][k]);
+    let e2: [f64; 3] = core::array::from_fn(|k| tri[2][k] - tri[1][k]);
+    ([cross3(&e0, &e1)], [e0, e1, e2])
 }
 
 /// max over a finite point set of n·p.

@@ -85,7 +85,26 @@ pub struct LcpInfo {
 
 impl LcpInfo {
     /// The info of a kernel that needed no LCP (a specialized solver answered).
+    ///
+    /// Kept for compatibility; the kernels no longer report it (it reads as a trivial LCP,
+    /// q ≥ 0, which is not what happened). See [`LcpInfo::ACTIVE_SET`].
     pub const NONE: LcpInfo = LcpInfo { status: LcpStatus::Trivial, pivots: 0, path: SolvePath::Trivial };
+
+    /// The info reported with [`KernelPath::FastPath`]: a specialized active-set solver (the
+    /// box–box bounded least-squares solver) answered and no Lemke pivot was performed.
+    ///
+    /// Convention: `status` = [`LcpStatus::Solved`] (the answer is a complementary solution of
+    /// the kernel's LCP: its active set is a complementary basis, and the answer is certified
+    /// by the gap), `pivots` = 0 (no Lemke pivots), `path` =
+    /// [`SolvePath::Enumeration`]` { singular_skipped: 0 }` — the active-set method searches
+    /// complementary bases (free / at-bound variables) directly and checks the one it stops
+    /// at, as enumeration does (exhaustively); `SolvePath` has no dedicated variant. The
+    /// authoritative signal is [`KernelPath::FastPath`].
+    pub const ACTIVE_SET: LcpInfo = LcpInfo {
+        status: LcpStatus::Solved,
+        pivots: 0,
+        path: SolvePath::Enumeration { singular_skipped: 0 },
+    };
 }
 
 /// Which computation produced a kernel's answer.

@@ -12,7 +12,10 @@
 use proxima_lcp::Rational;
 use proxima_num::Field;
 
-use super::box_box::{BoxN, box_certificate};
+use proxima_lcp::QpSettings;
+
+use super::box_box::{BoxN, box_extent};
+use super::vec::dot;
 use super::engine::{self, PairProblem};
 use super::{CertifySettings, DistanceOutput, KernelPath};
 use crate::error::GeomError;
@@ -21,6 +24,14 @@ use crate::error::GeomError;
 pub fn point_box_distance<T: Field>(
     p: &[T; 3],
     b: &BoxN<T, 3>,
+) -> Result<DistanceOutput<T, 0, 3>, GeomError> {
+    point_box_with(p, b, &QpSettings::default())
+}
+
+fn point_box_with<T: Field>(
+    p: &[T; 3],
+    b: &BoxN<T, 3>,
+    qs: &QpSettings,
 ) -> Result<DistanceOutput<T, 0, 3>, GeomError> {
     engine::check_finite(p, "point")?;
     b.validate()?;
@@ -34,7 +45,7 @@ pub fn point_box_distance<T: Field>(
         eq: Vec::new(),
         free: Vec::new(),
     };
-    let sol = engine::solve_pair(&problem)?;
+    let sol = engine::solve_pair_with(&problem, qs)?;
     Ok(DistanceOutput {
         param_a: [],
         param_b: core::array::from_fn(|i| sol.x[i].sub(&b.half_extents[i])),
@@ -56,15 +67,26 @@ pub fn point_box_distance_f64(
 ) -> Result<DistanceOutput<f64, 0, 3>, GeomError> {
     engine::check_finite(p, "point")?;
     b.validate()?;
-    let pbox = BoxN { center: *p, axes: b.axes, half_extents: [0.0; 3] };
+    let scale = engine::scale_of(&[p[0], p[1], p[2]]).max(engine::scale_of(&b.center));
+    let scale = scale.max(engine::scale_of(&b.half_extents));
+    let target = settings.gap_tolerance * scale;
+    let fb = engine::Features { faces: &b.axes, edges: &b.axes };
+    let ea = |n: &[f64; 3]| {
+        let v = dot(n, p);
+        (v, v)
+    };
+    let eb = |n: &[f64; 3]| box_extent(b, n);
     engine::certified(
         settings,
-        || point_box_distance(p, b),
+        || point_box_with(p, b, &engine::float_qp_settings()),
         || {
             let rp = engine::exact3(p, "point")?;
             let rb = BoxN::<Rational, 3>::convert_from_f64(b).ok_or(GeomError::NonFinite { what: "box" })?;
             point_box_distance(&rp, &rb)
         },
-        |pa, pb| box_certificate(&pbox, b, pa, pb),
+        |pa, pb| {
+            let none = engine::Features { faces: &[], edges: &[] };
+            engine::certificate_multi(pa, pb, &ea, none, &eb, fb, scale, target)
+        },
     )
 }

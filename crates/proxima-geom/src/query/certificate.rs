@@ -11,6 +11,10 @@
 //!   When a shape is a line, n is first projected orthogonally to the line direction(s) (any
 //!   unit direction gives a valid bound; one not perpendicular to a line gives −∞).
 //! * Contact (distance 0): lower = upper = 0, with a common point.
+//! * Round-off floor: for float LCP paths, core witnesses closer than 64 ulps of their largest
+//!   coordinate are treated as contact — a separation that small is below what f64 resolves
+//!   (overlapping boxes otherwise come back "separated by 7e-16"). `Arithmetic::Exact`
+//!   decides contact exactly.
 
 use nalgebra::{Point3, Vector3};
 
@@ -29,6 +33,9 @@ pub(crate) struct Core {
     /// When the cores meet (qa = qb): the exact penetration depth of the cores, when known
     /// (0 for boundary contact or flat cores), `None` when the algorithm cannot tell.
     pub core_depth: Option<f64>,
+    /// A valid lower bound of the core distance already computed by the algorithm (e.g. an
+    /// LCP kernel's certificate), used instead of recomputing one when no radii are added.
+    pub lower_hint: Option<f64>,
 }
 
 /// Radii added around the cores of A and B (sphere/capsule radius, else 0).
@@ -68,6 +75,71 @@ pub(crate) fn lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector
     if sep.is_finite() && sep > 0.0 { sep } else { 0.0 }
 }
 
+/// Face normals and edge directions of a shape in the world frame (up to 4; unused slots are
+/// zero). Used to tighten a loose witness-direction bound.
+fn feature_directions(shape: &Shape, pose: &Pose) -> [Vector3<f64>; 4] {
+    let z = Vector3::zeros();
+    let r = pose.rotation();
+    match shape {
+        Shape::Cuboid(_) | Shape::AlignedBox(_) => [r.column(0).into(), r.column(1).into(), r.column(2).into(), z],
+        Shape::Triangle(t) => {
+            let [v0, v1, v2] = t.vertices();
+            let (e0, e1, e2) = (v1 - v0, v2 - v1, v0 - v2);
+            [r * e0.cross(&e1), r * e0, r * e1, r * e2]
+        }
+        Shape::Segment(sg) => {
+            let [p, q] = sg.endpoints();
+            [r * (q - p), z, z, z]
+        }
+        Shape::Capsule(_) | Shape::Cylinder(_) => [r.column(2).into(), z, z, z],
+        _ => [z, z, z, z],
+    }
+}
+
+/// The best separation over the SAT-style candidate axes of A and B: their face normals /
+/// edge directions and all pairwise cross products, each oriented along `n`. Any unit
+/// direction gives a valid lower bound; when the closest features are face–X or edge–edge one
+/// of these axes is the exact separating direction, which the witness direction (carrying
+/// round-off of order ulp·scale/distance) is not when the distance is tiny.
+fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f64>) -> f64 {
+    if matches!(a, Shape::Line(_)) || matches!(b, Shape::Line(_)) {
+        return 0.0;
+    }
+    let fa = feature_directions(a, pa);
+    let fb = feature_directions(b, pb);
+    let mut best = 0.0f64;
+    let mut try_axis = |axis: Vector3<f64>| {
+        let len = axis.norm();
+        if !(len > 1e-12) {
+            return;
+        }
+        let mut m = axis / len;
+        if m.dot(n) < 0.0 {
+            m = -m;
+        }
+        let sep = -b.support_value(pb, &-m) - a.support_value(pa, &m);
+        if sep.is_finite() && sep > best {
+            best = sep;
+        }
+    };
+    for u in fa.iter().chain(fb.iter()) {
+        try_axis(*u);
+    }
+    for u in &fa {
+        for v in &fb {
+            try_axis(u.cross(v));
+        }
+    }
+    best
+}
+
+/// Separations at or below this are below what an f64 solve can resolve for witnesses of this
+/// magnitude: 64 ulps of the largest witness coordinate (at least of 1).
+pub(crate) fn round_off_floor(core: &Core) -> f64 {
+    let scale = core.qa.coords.amax().max(core.qb.coords.amax()).max(1.0);
+    64.0 * f64::EPSILON * scale
+}
+
 /// Builds the result from core witnesses and radii.
 pub(crate) fn finish(
     core: Core,
@@ -79,7 +151,11 @@ pub(crate) fn finish(
 ) -> DistanceResult {
     let r = radii.a + radii.b;
     let diff = core.qb - core.qa;
-    let d = diff.norm();
+    let raw = diff.norm();
+    // A float LCP solve of overlapping shapes leaves witnesses a few ulps apart instead of
+    // equal; f64 cannot resolve a separation that small, so it is contact. (Exact arithmetic
+    // decides exactly: `Arithmetic::Exact`.)
+    let d = if matches!(path, QueryPath::Float { .. }) && raw <= round_off_floor(&core) { 0.0 } else { raw };
     let contact = |proximity: Proximity| DistanceResult {
         proximity,
         certificate: Certificate { lower: 0.0, upper: 0.0 },
@@ -91,7 +167,13 @@ pub(crate) fn finish(
         let point_a = core.qa + n * radii.a;
         let point_b = core.qb - n * radii.b;
         let upper = (point_b - point_a).norm();
-        let lower = lower_bound(a, pa, b, pb, &n).min(upper);
+        let mut lower = match core.lower_hint {
+            Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0).min(upper),
+            _ => lower_bound(a, pa, b, pb, &n).min(upper),
+        };
+        if upper - lower > settings.gap_tolerance * upper.max(1.0) {
+            lower = lower.max(feature_lower_bound(a, pa, b, pb, &n).min(upper));
+        }
         let certificate = Certificate { lower, upper };
         let proximity = if upper <= settings.touching_tolerance {
             Proximity::Touching { point: nalgebra::center(&point_a, &point_b) }

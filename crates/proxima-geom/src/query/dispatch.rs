@@ -184,7 +184,7 @@ fn distance_ordered(
         if let (Some((la, ra)), Some((lb, rb))) = (as_rounded_linear(a, pa), as_rounded_linear(b, pb)) {
             let (qa, qb) = closest_linear_linear(&la, &lb);
             // Points, segments and lines are flat: contact of the cores has depth 0.
-            let core = Core { qa, qb, core_depth: Some(0.0) };
+            let core = Core { qa, qb, core_depth: Some(0.0), lower_hint: None };
             return Ok(finish(
                 core,
                 Radii { a: ra, b: rb },
@@ -198,7 +198,7 @@ fn distance_ordered(
             // Canonical order puts a point before a box and a box before a sphere.
             if let (Some((c, r)), Some(bx)) = (as_ball(a, pa), as_box(b, pb)) {
                 let (q, depth) = closest_point_box(&c, &bx);
-                let core = Core { qa: c, qb: q, core_depth: depth };
+                let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: r, b: 0.0 };
                 return Ok(finish(
                     core,
@@ -212,7 +212,7 @@ fn distance_ordered(
             // Point < cylinder < sphere in the canonical order.
             if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
                 let (q, depth) = closest_point_cylinder(&c, pb, cyl.radius(), cyl.half_height());
-                let core = Core { qa: c, qb: q, core_depth: depth };
+                let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: r, b: 0.0 };
                 return Ok(finish(
                     core,
@@ -225,7 +225,7 @@ fn distance_ordered(
             }
             if let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) {
                 let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
-                let core = Core { qa: q, qb: c, core_depth: depth };
+                let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: 0.0, b: r };
                 return Ok(finish(
                     core,
@@ -238,7 +238,7 @@ fn distance_ordered(
             }
             if let (Some(bx), Some((c, r))) = (as_box(a, pa), as_ball(b, pb)) {
                 let (q, depth) = closest_point_box(&c, &bx);
-                let core = Core { qa: q, qb: c, core_depth: depth };
+                let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: 0.0, b: r };
                 return Ok(finish(
                     core,

@@ -37,17 +37,25 @@ struct KernelAnswer {
     qb: [f64; 3],
     lcp: LcpInfo,
     path: KernelPath,
+    /// The kernel's certified lower bound (f64 entry points).
+    lower: Option<f64>,
 }
 
 impl<const PA: usize, const PB: usize> From<DistanceOutput<f64, PA, PB>> for KernelAnswer {
     fn from(o: DistanceOutput<f64, PA, PB>) -> Self {
-        KernelAnswer { qa: o.point_a, qb: o.point_b, lcp: o.lcp, path: o.path }
+        KernelAnswer {
+            qa: o.point_a,
+            qb: o.point_b,
+            lcp: o.lcp,
+            path: o.path,
+            lower: o.certificate.map(|c| c.lower),
+        }
     }
 }
 
 impl<const PA: usize, const PB: usize> From<DistanceOutput<Rational, PA, PB>> for KernelAnswer {
     fn from(o: DistanceOutput<Rational, PA, PB>) -> Self {
-        KernelAnswer { qa: to_f64(&o.point_a), qb: to_f64(&o.point_b), lcp: o.lcp, path: KernelPath::Exact }
+        KernelAnswer { qa: to_f64(&o.point_a), qb: to_f64(&o.point_b), lcp: o.lcp, path: KernelPath::Exact, lower: None }
     }
 }
 
@@ -273,10 +281,10 @@ pub(crate) fn distance(
             let k = if exact {
                 let rv = verts.iter().map(rat3).collect::<Result<Vec<_>, _>>()?;
                 let o = lcp_queries::point_polytope_distance(&rat3(&c)?, &rv)?;
-                KernelAnswer { qa: c, qb: to_f64(&o.closest), lcp: o.lcp, path: KernelPath::Exact }
+                KernelAnswer { qa: c, qb: to_f64(&o.closest), lcp: o.lcp, path: KernelPath::Exact, lower: None }
             } else {
                 let o = lcp_queries::point_polytope_distance_f64(&c, &verts, &cs)?;
-                KernelAnswer { qa: c, qb: o.closest, lcp: o.lcp, path: o.path }
+                KernelAnswer { qa: c, qb: o.closest, lcp: o.lcp, path: o.path, lower: o.certificate.map(|c| c.lower) }
             };
             if polytope_first {
                 radii.b = r;
@@ -292,7 +300,7 @@ pub(crate) fn distance(
         KernelPath::ExactResolve => QueryPath::ExactResolve,
         _ => QueryPath::Float { lcp: ans.lcp.path },
     };
-    let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None };
+    let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: ans.lower };
     Ok(Some(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path)))
 }
 
