@@ -226,20 +226,19 @@ fn boxes_workload_certified_in_f64() {
 #[test]
 #[ignore]
 fn debug_tmp() {
-    use proxima_geom::lcp_queries::box_box_distance_f64_lcp;
     let pairs = load().unwrap();
     let s = CertifySettings { exact_fallback: false, ..CertifySettings::default() };
     for (i, (a, b)) in pairs.iter().enumerate() {
-        let out = box_box_distance_f64(a, b, &s).unwrap();
-        if out.path == KernelPath::Uncertified {
-            let l = box_box_distance_f64_lcp(a, b, &s).unwrap();
-            let ex = box_box_distance(
-                &BoxN::<Rational, 3>::convert_from_f64(a).unwrap(),
-                &BoxN::<Rational, 3>::convert_from_f64(b).unwrap(),
-            )
-            .unwrap();
-            eprintln!("pair {i}: exact {:.17e}\n merged {:?}\n lcp {:?} {:?}\n pa {:?} pb {:?}\n xpa {:?} xpb {:?}", ex.squared_distance.to_f64().sqrt(), out.certificate, l.certificate, l.lcp, out.point_a, out.point_b, ex.point_a.clone().map(|v| v.to_f64()), ex.point_b.clone().map(|v| v.to_f64()));
-            eprintln!(" a {a:?}\n b {b:?}");
+        let out = box_box_distance_f64(a, b, &s);
+        if out.as_ref().is_ok_and(|o| o.path != KernelPath::Uncertified) {
+            continue;
         }
+        let ex = box_box_distance(
+            &BoxN::<Rational, 3>::convert_from_f64(a).unwrap(),
+            &BoxN::<Rational, 3>::convert_from_f64(b).unwrap(),
+        )
+        .unwrap();
+        eprintln!("pair {i}: exact {:.17e} {:?}\n out {:?}", ex.squared_distance.to_f64().sqrt(), ex.param_a.clone().map(|v| v.to_f64()), out.map(|o| (o.certificate, o.lcp)));
+        eprintln!(" xb {:?}\n a {a:?}\n b {b:?}", ex.param_b.clone().map(|v| v.to_f64()));
     }
 }
