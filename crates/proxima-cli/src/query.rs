@@ -172,6 +172,7 @@ pub fn run_intersects(
 pub fn path_name(path: &QueryPath) -> String {
     match path {
         QueryPath::ClosedForm => "closed_form".into(),
+        QueryPath::ActiveSet => "active_set".into(),
         QueryPath::Float { lcp } => format!("float/{}", lcp.as_str()),
         QueryPath::ExactResolve => "exact_resolve".into(),
         QueryPath::Exact => "exact".into(),

@@ -222,23 +222,3 @@ fn boxes_workload_certified_in_f64() {
         assert!(c.lower <= d + slack && d <= c.upper + slack, "pair {}: {c:?} vs exact {d}", 1500 + i);
     }
 }
-
-#[test]
-#[ignore]
-fn debug_tmp() {
-    let pairs = load().unwrap();
-    let s = CertifySettings { exact_fallback: false, ..CertifySettings::default() };
-    for (i, (a, b)) in pairs.iter().enumerate() {
-        let out = box_box_distance_f64(a, b, &s);
-        if out.as_ref().is_ok_and(|o| o.path != KernelPath::Uncertified) {
-            continue;
-        }
-        let ex = box_box_distance(
-            &BoxN::<Rational, 3>::convert_from_f64(a).unwrap(),
-            &BoxN::<Rational, 3>::convert_from_f64(b).unwrap(),
-        )
-        .unwrap();
-        eprintln!("pair {i}: exact {:.17e} {:?}\n out {:?}", ex.squared_distance.to_f64().sqrt(), ex.param_a.clone().map(|v| v.to_f64()), out.map(|o| (o.certificate, o.lcp)));
-        eprintln!(" xb {:?}\n a {a:?}\n b {b:?}", ex.param_b.clone().map(|v| v.to_f64()));
-    }
-}

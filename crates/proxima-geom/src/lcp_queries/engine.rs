@@ -183,7 +183,7 @@ impl<F: Fn(&[f64; 3]) -> (f64, f64)> Extent for F {
 #[inline]
 pub(crate) fn separation(n: &[f64; 3], a: &impl Extent, b: &impl Extent) -> f64 {
     let nn = dot(n, n);
-    if !(nn > 1e-200 && nn.is_finite()) {
+    if nn.is_nan() || nn <= 1e-200 || nn.is_infinite() {
         return f64::NEG_INFINITY;
     }
     let (alo, ahi) = a.extent(n);
@@ -233,17 +233,17 @@ pub(crate) fn certificate_multi(
     let mut lower = 0.0f64;
     let done = |lower: f64| upper - lower <= target;
     if done(lower) {
-        return FloatCertificate { lower, upper, scale };
+        return FloatCertificate { lower: lower.min(upper), upper, scale };
     }
     lower = lower.max(separation(&diff, a, b));
     if done(lower) {
-        return FloatCertificate { lower, upper, scale };
+        return FloatCertificate { lower: lower.min(upper), upper, scale };
     }
     for n in fa.faces.iter().chain(fb.faces) {
         lower = lower.max(separation(n, a, b));
     }
     if done(lower) {
-        return FloatCertificate { lower, upper, scale };
+        return FloatCertificate { lower: lower.min(upper), upper, scale };
     }
     for ea in fa.edges {
         for eb in fb.edges {
@@ -251,7 +251,7 @@ pub(crate) fn certificate_multi(
         }
     }
     if done(lower) {
-        return FloatCertificate { lower, upper, scale };
+        return FloatCertificate { lower: lower.min(upper), upper, scale };
     }
     for e in fa.edges.iter().chain(fb.edges) {
         let ee = dot(e, e);
@@ -355,6 +355,58 @@ pub(crate) fn certified<const PA: usize, const PB: usize>(
         }
     } else if !settings.exact_fallback {
         return first;
+    }
+    let ex = exact()?;
+    let mut out = round_output(&ex, KernelPath::ExactResolve);
+    out.certificate = Some(cert(&out.point_a, &out.point_b));
+    Ok(out)
+}
+
+/// The certified-`f64` driver with a specialized solver in front: `fast` (already computed,
+/// its certificate set, path [`KernelPath::FastPath`]) is returned when certified; otherwise
+/// `lcp` runs and is certified; otherwise the two brackets are merged
+/// ([`merge_brackets`]); then the exact re-solve (only with `exact_fallback`) or the better
+/// uncertified answer.
+pub(crate) fn certified_chain<const PA: usize, const PB: usize>(
+    settings: &CertifySettings,
+    fast: Option<DistanceOutput<f64, PA, PB>>,
+    lcp: impl FnOnce() -> Option<DistanceOutput<f64, PA, PB>>,
+    exact: impl FnOnce() -> Result<DistanceOutput<Rational, PA, PB>, GeomError>,
+    cert: impl Fn(&[f64; 3], &[f64; 3]) -> FloatCertificate,
+) -> Result<DistanceOutput<f64, PA, PB>, GeomError> {
+    let ok = |c: Option<FloatCertificate>| c.is_some_and(|c| c.gap() <= settings.gap_tolerance * c.scale);
+    let mut best = match fast {
+        Some(f) if ok(f.certificate) => return Ok(f),
+        f => f,
+    };
+    if let Some(mut out) = lcp() {
+        if out.certificate.is_none() {
+            out.certificate = Some(cert(&out.point_a, &out.point_b));
+        }
+        out.path = KernelPath::FloatCertified;
+        if ok(out.certificate) {
+            return Ok(out);
+        }
+        best = Some(match best {
+            None => out,
+            Some(f) => merge_brackets(f, out),
+        });
+    }
+    match best {
+        Some(mut out) if ok(out.certificate) => {
+            out.path = KernelPath::FloatCertified;
+            return Ok(out);
+        }
+        Some(mut out) if !settings.exact_fallback => {
+            out.path = KernelPath::Uncertified;
+            return Ok(out);
+        }
+        None if !settings.exact_fallback => {
+            return Err(GeomError::Degenerate {
+                what: "the f64 LCP failed and the exact fallback is disabled",
+            });
+        }
+        _ => {}
     }
     let ex = exact()?;
     let mut out = round_output(&ex, KernelPath::ExactResolve);

@@ -25,9 +25,16 @@
 //! * `*_distance_f64` — `f64` with a **certificate** ([`FloatCertificate`]): `upper` = |p_b − p_a|
 //!   from the witness points, `lower` = the separation of the two shapes along the normalized
 //!   witness difference n, `min_{b∈B} n·b − max_{a∈A} n·a` (support functions; weak duality),
-//!   clamped at 0. When the gap exceeds `gap_tolerance × scale` (or the LCP failed) the inputs
-//!   are converted *exactly* to `Rational` and the problem is re-solved
-//!   ([`KernelPath::ExactResolve`]), reference §4.4.
+//!   clamped at 0. Any direction gives a valid lower bound: the box and triangle kernels also
+//!   try the face normals, the edge × edge crosses (SAT axes) and the witness difference with
+//!   each edge component removed, which bound face–X and edge–edge contacts along exactly
+//!   aligned directions (the witness direction alone carries round-off ~1e-16·scale/distance
+//!   and fails for touching near-parallel pairs). When the gap exceeds
+//!   `gap_tolerance × scale` (or the LCP failed) the inputs are converted *exactly* to
+//!   `Rational` and the problem is re-solved ([`KernelPath::ExactResolve`]), reference §4.4 —
+//!   only when [`CertifySettings::exact_fallback`] is set: without it no exact arithmetic runs
+//!   at all (the LCP solver's own exact re-solve is disabled on the `f64` paths) and the answer
+//!   is [`KernelPath::Uncertified`].
 //!
 //! # Files
 //!
@@ -91,7 +98,8 @@ impl LcpInfo {
     pub const NONE: LcpInfo = LcpInfo { status: LcpStatus::Trivial, pivots: 0, path: SolvePath::Trivial };
 
     /// The info reported with [`KernelPath::FastPath`]: a specialized active-set solver (the
-    /// box–box bounded least-squares solver) answered and no Lemke pivot was performed.
+    /// box–box and triangle–box bounded least-squares solvers) answered and no Lemke pivot
+    /// was performed.
     ///
     /// Convention: `status` = [`LcpStatus::Solved`] (the answer is a complementary solution of
     /// the kernel's LCP: its active set is a complementary basis, and the answer is certified
@@ -128,8 +136,11 @@ pub enum KernelPath {
 
 /// A proven bracket `[lower, upper]` of the true (unsquared) distance, from an `f64` run.
 ///
-/// `upper` = |p_b − p_a| of the witness points; `lower` = the separation along the normalized
-/// witness difference (support functions), clamped at 0. Both are computed in `f64` from the
+/// `upper` = |p_b − p_a| of the witness points; `lower` = the best separation (support
+/// functions) over candidate directions — the normalized witness difference first, then, for
+/// the box and triangle kernels and only while the gap exceeds the tolerance, the face normals,
+/// the edge × edge crosses and the witness difference without each edge component — clamped
+/// at 0. Both are computed in `f64` from the
 /// `f64` inputs (round-off of order 1e-16 × scale is not accounted for).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FloatCertificate {
@@ -180,7 +191,8 @@ pub struct DistanceOutput<T, const PA: usize, const PB: usize, const D: usize = 
     pub point_b: [T; D],
     /// |point_b − point_a|², computed in T from the points (exact for exact fields).
     pub squared_distance: T,
-    /// The LCP solve that produced the answer ([`LcpInfo::NONE`] for a specialized solver).
+    /// The LCP solve that produced the answer ([`LcpInfo::ACTIVE_SET`] for a specialized
+    /// solver, [`KernelPath::FastPath`]).
     pub lcp: LcpInfo,
     /// Which computation ran.
     pub path: KernelPath,

@@ -15,8 +15,8 @@ use proxima_num::Field;
 use proxima_lcp::QpSettings;
 
 use super::box_box::{BoxN, box_extent};
-use super::vec::dot;
 use super::engine::{self, PairProblem};
+use super::vec::dot;
 use super::{CertifySettings, DistanceOutput, KernelPath};
 use crate::error::GeomError;
 

@@ -10,7 +10,7 @@
 //!
 //! `weights` are the λ_i (not unique when the closest point is not a vertex of a simplex face).
 
-use proxima_lcp::Rational;
+use proxima_lcp::{QpSettings, Rational};
 use proxima_num::Field;
 
 use super::engine::{self, PairProblem};
@@ -41,6 +41,14 @@ pub fn point_polytope_distance<T: Field>(
     point: &[T; 3],
     vertices: &[[T; 3]],
 ) -> Result<PolytopeDistance<T>, GeomError> {
+    point_polytope_with(point, vertices, &QpSettings::default())
+}
+
+fn point_polytope_with<T: Field>(
+    point: &[T; 3],
+    vertices: &[[T; 3]],
+    qs: &QpSettings,
+) -> Result<PolytopeDistance<T>, GeomError> {
     engine::check_finite(point, "point")?;
     if vertices.is_empty() {
         return Err(GeomError::Degenerate { what: "polytope without vertices" });
@@ -58,7 +66,7 @@ pub fn point_polytope_distance<T: Field>(
         eq: vec![(vec![T::one(); n], T::one())],
         free: Vec::new(),
     };
-    let sol = engine::solve_pair(&problem)?;
+    let sol = engine::solve_pair_with(&problem, qs)?;
     Ok(PolytopeDistance {
         weights: sol.x,
         point: point.clone(),
@@ -83,7 +91,7 @@ pub fn point_polytope_distance_f64(
     let cert = |c: &[f64; 3]| {
         engine::certificate(point, c, |n| super::vec::dot(n, point), |n| engine::min_dot(vertices, n), scale)
     };
-    let first = point_polytope_distance(point, vertices);
+    let first = point_polytope_with(point, vertices, &engine::float_qp_settings());
     match first {
         Ok(mut out) => {
             let c = cert(&out.closest);

@@ -22,7 +22,7 @@
 //! uses n' = n − (n·D̂)D̂ (normalized), for which max over the line of n'·p = n'·Q, and the
 //! triangle's vertices; weak duality still gives a lower bound.
 
-use proxima_lcp::Rational;
+use proxima_lcp::{QpSettings, Rational};
 use proxima_num::Field;
 
 use super::engine::{self, PairProblem};
@@ -35,6 +35,7 @@ fn run<T: Field>(
     direction: &[T; 3],
     tri: &[[T; 3]; 3],
     segment: bool,
+    qs: &QpSettings,
 ) -> Result<DistanceOutput<T, 1, 3>, GeomError> {
     engine::check_triangle(tri)?;
     engine::check_finite(origin, "segment/line point")?;
@@ -61,7 +62,7 @@ fn run<T: Field>(
         eq: Vec::new(),
         free: if segment { Vec::new() } else { vec![0] },
     };
-    let sol = engine::solve_pair(&problem)?;
+    let sol = engine::solve_pair_with(&problem, qs)?;
     Ok(DistanceOutput {
         param_a: [sol.x[0].clone()],
         param_b: engine::barycentric(&sol.x[1], &sol.x[2]),
@@ -80,7 +81,7 @@ pub fn segment_triangle_distance<T: Field>(
     tri: &[[T; 3]; 3],
 ) -> Result<DistanceOutput<T, 1, 3>, GeomError> {
     let d = super::vec::sub(&segment[1], &segment[0]);
-    run(&segment[0], &d, tri, true)
+    run(&segment[0], &d, tri, true, &QpSettings::default())
 }
 
 /// Line `origin + t·direction` – triangle distance, generic over the field (t free, §1.4).
@@ -89,7 +90,7 @@ pub fn line_triangle_distance<T: Field>(
     direction: &[T; 3],
     tri: &[[T; 3]; 3],
 ) -> Result<DistanceOutput<T, 1, 3>, GeomError> {
-    run(origin, direction, tri, false)
+    run(origin, direction, tri, false, &QpSettings::default())
 }
 
 fn exact_tri(tri: &[[f64; 3]; 3]) -> Result<[[Rational; 3]; 3], GeomError> {
@@ -109,7 +110,10 @@ pub fn segment_triangle_distance_f64(
     let scale = engine::scale_of(&[segment.concat(), tri.concat()].concat());
     engine::certified(
         settings,
-        || segment_triangle_distance(segment, tri),
+        || {
+            let d = super::vec::sub(&segment[1], &segment[0]);
+            run(&segment[0], &d, tri, true, &engine::float_qp_settings())
+        },
         || {
             let rs = [engine::exact3(&segment[0], "segment")?, engine::exact3(&segment[1], "segment")?];
             segment_triangle_distance(&rs, &exact_tri(tri)?)
@@ -146,7 +150,7 @@ pub fn line_triangle_distance_f64(
     };
     engine::certified(
         settings,
-        || line_triangle_distance(origin, direction, tri),
+        || run(origin, direction, tri, false, &engine::float_qp_settings()),
         || {
             line_triangle_distance(
                 &engine::exact3(origin, "line")?,

@@ -13,7 +13,10 @@
 //! misclassified and the reference's double run returns 47.69 instead of 46.68 (relative error
 //! 0.0216). [`triangle_aligned_box_distance_f64`] detects this with the certificate
 //! (upper = witness distance, lower = separation along the witness direction from the support
-//! functions: triangle vertices, box corners) and re-solves exactly in `Rational`.
+//! functions: triangle vertices, box corners; tightened over the candidate directions of the
+//! triangle–box certificate) and re-solves exactly in `Rational`. The `f64` entry point now
+//! runs the triangle–box active-set solver first, which answers Listing 4 correctly (certified
+//! with gap 0 by the box face normal); the LCP and the exact re-solve remain as fallbacks.
 //!
 //! `param_a` = barycentric coordinates (1 − s − t, s, t) (the reference's `triangleParameter`),
 //! `param_b` = the closest box point itself (the reference's `boxParameter`).
@@ -21,7 +24,9 @@
 use proxima_num::Field;
 
 use super::engine::{self, PairProblem};
-use super::{CertifySettings, DistanceOutput, KernelPath};
+use super::triangle_box::{CornerBox, solve_fast, solve_fixed};
+use super::vec::dot;
+use super::{CertifySettings, DistanceOutput, KernelPath, LcpInfo};
 use crate::error::GeomError;
 
 /// An axis-aligned box min ≤ p ≤ max (componentwise, min < max).
@@ -49,11 +54,6 @@ impl<T: Field> AlignedBox3<T> {
         }
         Ok(())
     }
-}
-
-/// Corners of an f64 aligned box.
-pub(crate) fn corners(b: &AlignedBox3<f64>) -> [[f64; 3]; 8] {
-    core::array::from_fn(|i| core::array::from_fn(|k| if (i >> k) & 1 == 0 { b.min[k] } else { b.max[k] }))
 }
 
 /// Triangle–aligned box distance, generic over the field.
@@ -92,6 +92,11 @@ pub fn triangle_aligned_box_distance<T: Field>(
 }
 
 /// Certified `f64` triangle–aligned box distance with exact `Rational` re-solve (§4.4).
+///
+/// The `f64` solve is the fixed-size 9 × 9 Lemke solve of
+/// [`triangle_box`](super::triangle_box) (corner = min, unit axes, lengths = max − min), the
+/// box witness clamped into [min, max]; the certificate uses the exact box (its corners) and
+/// the candidate directions of the triangle–box certificate.
 pub fn triangle_aligned_box_distance_f64(
     tri: &[[f64; 3]; 3],
     b: &AlignedBox3<f64>,
@@ -99,11 +104,51 @@ pub fn triangle_aligned_box_distance_f64(
 ) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
     engine::check_triangle(tri)?;
     b.validate()?;
-    let box_corners = corners(b);
-    let scale = engine::scale_of(&[tri.concat(), b.min.to_vec(), b.max.to_vec()].concat());
-    engine::certified(
+    let mut scale = 1.0f64;
+    for v in tri.iter().chain([&b.min, &b.max]) {
+        for x in v {
+            scale = scale.max(x.abs());
+        }
+    }
+    let target = settings.gap_tolerance * scale;
+    const UNIT: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    let fb = engine::Features { faces: &UNIT, edges: &UNIT };
+    let eb = |n: &[f64; 3]| {
+        let (mut lo, mut hi) = (0.0, 0.0);
+        for k in 0..3 {
+            let (x, y) = (n[k] * b.min[k], n[k] * b.max[k]);
+            lo += x.min(y);
+            hi += x.max(y);
+        }
+        (lo, hi)
+    };
+    let cert = |pa: &[f64; 3], pb: &[f64; 3]| {
+        super::triangle_box::triangle_certificate(tri, pa, pb, &eb, fb, scale, target)
+    };
+    let bx = CornerBox { corner: b.min, axes: UNIT, len: core::array::from_fn(|k| b.max[k] - b.min[k]) };
+    let output = |x: [f64; 5], pa: [f64; 3], lcp: LcpInfo, path: KernelPath| {
+        let pb: [f64; 3] = core::array::from_fn(|k| (b.min[k] + x[2 + k]).clamp(b.min[k], b.max[k]));
+        let diff: [f64; 3] = core::array::from_fn(|k| pb[k] - pa[k]);
+        DistanceOutput {
+            param_a: engine::barycentric(&x[0], &x[1]),
+            param_b: pb,
+            point_a: pa,
+            point_b: pb,
+            squared_distance: dot(&diff, &diff),
+            lcp,
+            path,
+            certificate: Some(cert(&pa, &pb)),
+        }
+    };
+    if settings.gap_tolerance.is_nan() || settings.gap_tolerance < 0.0 {
+        return Err(GeomError::InvalidSettings { field: "gap_tolerance", reason: "must be >= 0" });
+    }
+    let fast = solve_fast(tri, &bx, scale)
+        .map(|(x, pa, _)| output(x, pa, LcpInfo::ACTIVE_SET, KernelPath::FastPath));
+    engine::certified_chain(
         settings,
-        || triangle_aligned_box_distance(tri, b),
+        fast,
+        || solve_fixed(tri, &bx).map(|((x, pa, _), lcp)| output(x, pa, lcp, KernelPath::FloatCertified)),
         || {
             let rt = [
                 engine::exact3(&tri[0], "triangle")?,
@@ -113,14 +158,6 @@ pub fn triangle_aligned_box_distance_f64(
             let rb = AlignedBox3 { min: engine::exact3(&b.min, "box")?, max: engine::exact3(&b.max, "box")? };
             triangle_aligned_box_distance(&rt, &rb)
         },
-        |pa, pb| {
-            engine::certificate(
-                pa,
-                pb,
-                |n| engine::max_dot(tri, n),
-                |n| engine::min_dot(&box_corners, n),
-                scale,
-            )
-        },
+        cert,
     )
 }

@@ -81,6 +81,14 @@ pub fn triangle_cylinder_intersection<T: Field>(
     tri: &[[T; 3]; 3],
     cyl: &CylinderData<T>,
 ) -> Result<TriangleCylinderResult<T>, GeomError> {
+    intersection_with(tri, cyl, &QpSettings::default())
+}
+
+fn intersection_with<T: Field>(
+    tri: &[[T; 3]; 3],
+    cyl: &CylinderData<T>,
+    qs: &QpSettings,
+) -> Result<TriangleCylinderResult<T>, GeomError> {
     engine::check_triangle(tri)?;
     engine::check_finite(&cyl.center, "cylinder center")?;
     engine::check_finite(&cyl.axis, "cylinder axis")?;
@@ -120,7 +128,7 @@ pub fn triangle_cylinder_intersection<T: Field>(
     let ev = vec![T::one().neg(), cap.neg().sub(&vd), cap.neg().add(&vd)];
     let lcp_err = |_| GeomError::Degenerate { what: "LCP formulation rejected the data" };
     let qp = ConvexQp::new(a, b, c).map_err(lcp_err)?.with_inequalities(d, ev).map_err(lcp_err)?;
-    let sol = solve_qp(&qp, &QpSettings::default()).map_err(lcp_err)?;
+    let sol = solve_qp(&qp, qs).map_err(lcp_err)?;
     let lcp = LcpInfo { status: sol.lcp.status, pivots: sol.lcp.pivots, path: sol.lcp.path };
     let path = if T::EXACT { KernelPath::Exact } else { KernelPath::Float };
     match sol.status {
@@ -177,7 +185,7 @@ pub fn triangle_cylinder_intersection_f64(
     let cyl =
         CylinderData { center: *center, axis: *axis, axis_length: dot(axis, axis).sqrt(), radius, height };
     let scale = engine::scale_of(&[tri.concat(), center.to_vec(), vec![radius, height]].concat());
-    let first = triangle_cylinder_intersection(tri, &cyl);
+    let first = intersection_with(tri, &cyl, &engine::float_qp_settings());
     match first {
         Ok(mut out) => {
             let margin = (out.squared_axis_distance - radius * radius).abs();

@@ -110,7 +110,7 @@ fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f
     let mut best = 0.0f64;
     let mut try_axis = |axis: Vector3<f64>| {
         let len = axis.norm();
-        if !(len > 1e-12) {
+        if len.is_nan() || len <= 1e-12 {
             return;
         }
         let mut m = axis / len;
@@ -155,7 +155,8 @@ pub(crate) fn finish(
     // A float LCP solve of overlapping shapes leaves witnesses a few ulps apart instead of
     // equal; f64 cannot resolve a separation that small, so it is contact. (Exact arithmetic
     // decides exactly: `Arithmetic::Exact`.)
-    let d = if matches!(path, QueryPath::Float { .. }) && raw <= round_off_floor(&core) { 0.0 } else { raw };
+    let float_path = matches!(path, QueryPath::Float { .. } | QueryPath::ActiveSet);
+    let d = if float_path && raw <= round_off_floor(&core) { 0.0 } else { raw };
     let contact = |proximity: Proximity| DistanceResult {
         proximity,
         certificate: Certificate { lower: 0.0, upper: 0.0 },

@@ -176,6 +176,9 @@ impl Certificate {
 pub enum QueryPath {
     /// Closed-form computation.
     ClosedForm,
+    /// A specialized allocation-free f64 active-set solver for the pair's QP (box–box,
+    /// triangle–box), certified by its gap; no LCP was needed.
+    ActiveSet,
     /// f64 LCP, certified on the first try.
     Float {
         /// The LCP solver's path.

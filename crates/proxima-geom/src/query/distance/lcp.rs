@@ -13,7 +13,7 @@
 //! | `Exact` | the generic kernel in `Rational` on the (world-frame, `f64`) data | `Exact` |
 //!
 //! The box–box pair under [`Algorithm::Auto`] uses the kernel's specialized bound-constrained
-//! solver first (reported as `Float { lcp: SolvePath::Trivial }`: no LCP pivot was needed);
+//! solver first (reported as [`QueryPath::ActiveSet`]: no LCP pivot was needed);
 //! [`Algorithm::Lcp`] forces the 12 × 12 Lemke solve.
 //!
 //! LCP kernels cannot tell boundary contact from overlapping interiors: a zero distance is
@@ -298,6 +298,7 @@ pub(crate) fn distance(
     let path = match ans.path {
         KernelPath::Exact => QueryPath::Exact,
         KernelPath::ExactResolve => QueryPath::ExactResolve,
+        KernelPath::FastPath => QueryPath::ActiveSet,
         _ => QueryPath::Float { lcp: ans.lcp.path },
     };
     let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: ans.lower };
