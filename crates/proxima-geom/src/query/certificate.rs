@@ -81,7 +81,9 @@ fn feature_directions(shape: &Shape, pose: &Pose) -> [Vector3<f64>; 4] {
     let z = Vector3::zeros();
     let r = pose.rotation();
     match shape {
-        Shape::Cuboid(_) | Shape::AlignedBox(_) => [r.column(0).into(), r.column(1).into(), r.column(2).into(), z],
+        Shape::Cuboid(_) | Shape::AlignedBox(_) => {
+            [r.column(0).into(), r.column(1).into(), r.column(2).into(), z]
+        }
         Shape::Triangle(t) => {
             let [v0, v1, v2] = t.vertices();
             let (e0, e1, e2) = (v1 - v0, v2 - v1, v0 - v2);

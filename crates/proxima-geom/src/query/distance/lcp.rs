@@ -55,7 +55,13 @@ impl<const PA: usize, const PB: usize> From<DistanceOutput<f64, PA, PB>> for Ker
 
 impl<const PA: usize, const PB: usize> From<DistanceOutput<Rational, PA, PB>> for KernelAnswer {
     fn from(o: DistanceOutput<Rational, PA, PB>) -> Self {
-        KernelAnswer { qa: to_f64(&o.point_a), qb: to_f64(&o.point_b), lcp: o.lcp, path: KernelPath::Exact, lower: None }
+        KernelAnswer {
+            qa: to_f64(&o.point_a),
+            qb: to_f64(&o.point_b),
+            lcp: o.lcp,
+            path: KernelPath::Exact,
+            lower: None,
+        }
     }
 }
 
@@ -281,10 +287,22 @@ pub(crate) fn distance(
             let k = if exact {
                 let rv = verts.iter().map(rat3).collect::<Result<Vec<_>, _>>()?;
                 let o = lcp_queries::point_polytope_distance(&rat3(&c)?, &rv)?;
-                KernelAnswer { qa: c, qb: to_f64(&o.closest), lcp: o.lcp, path: KernelPath::Exact, lower: None }
+                KernelAnswer {
+                    qa: c,
+                    qb: to_f64(&o.closest),
+                    lcp: o.lcp,
+                    path: KernelPath::Exact,
+                    lower: None,
+                }
             } else {
                 let o = lcp_queries::point_polytope_distance_f64(&c, &verts, &cs)?;
-                KernelAnswer { qa: c, qb: o.closest, lcp: o.lcp, path: o.path, lower: o.certificate.map(|c| c.lower) }
+                KernelAnswer {
+                    qa: c,
+                    qb: o.closest,
+                    lcp: o.lcp,
+                    path: o.path,
+                    lower: o.certificate.map(|c| c.lower),
+                }
             };
             if polytope_first {
                 radii.b = r;
@@ -301,7 +319,8 @@ pub(crate) fn distance(
         KernelPath::FastPath => QueryPath::ActiveSet,
         _ => QueryPath::Float { lcp: ans.lcp.path },
     };
-    let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: ans.lower };
+    let core =
+        Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: ans.lower };
     Ok(Some(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path)))
 }
 
