@@ -40,6 +40,10 @@ pub enum AlgorithmArg {
     ClosedForm,
     /// The pair as a convex QP solved by Lemke's method.
     Lcp,
+    /// `--op intersects` only: the vertex LP collision test (polytopes, boxes, triangles...).
+    Lp,
+    /// `--op intersects` only: separating axes for cylinder pairs.
+    Sat,
 }
 
 impl AlgorithmArg {
@@ -49,6 +53,8 @@ impl AlgorithmArg {
             AlgorithmArg::Auto => Algorithm::Auto,
             AlgorithmArg::ClosedForm => Algorithm::ClosedForm,
             AlgorithmArg::Lcp => Algorithm::Lcp,
+            AlgorithmArg::Lp => Algorithm::Lp,
+            AlgorithmArg::Sat => Algorithm::Sat,
         }
     }
 }
@@ -320,7 +326,13 @@ pub fn run(args: &QueryArgs) -> Result<()> {
                     _ => None,
                 };
                 let fields = ResultFields::of_intersects(&o, settings.algorithm);
-                (fields, None, direction, o.status(), o.error().map(str::to_string))
+                match &o {
+                    // No verdict is data, not an answer: say so instead of guessing.
+                    Outcome::Ok(Intersection::Undecided { reason }) => {
+                        (fields, None, direction, "undecided", Some((*reason).to_string()))
+                    }
+                    _ => (fields, None, direction, o.status(), o.error().map(str::to_string)),
+                }
             }
         };
         let rec = QueryRecord { i, a: &w.ids[q.a], b: &w.ids[q.b], fields, status, path, direction, error };

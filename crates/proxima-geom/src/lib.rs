@@ -60,8 +60,10 @@
 
 mod error;
 pub mod lcp_queries;
+pub mod lp_polytope;
 mod pose;
 pub mod query;
+pub mod sat_cylinder;
 pub mod shape;
 
 pub use error::GeomError;

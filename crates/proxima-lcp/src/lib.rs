@@ -58,6 +58,7 @@ pub mod lemke;
 pub mod linalg;
 mod problem;
 pub mod qp;
+pub mod simplex;
 mod solution;
 
 pub use error::LcpError;
@@ -65,4 +66,5 @@ pub use lemke::{LemkeSettings, LemkeWorkspace, solve_lemke, solve_lemke_fixed};
 pub use problem::{Lcp, LcpView};
 pub use proxima_num::{Field, QuadraticField, Rational};
 pub use qp::{ConvexQp, QpSettings, QpSolution, QpStatus, solve_qp};
+pub use simplex::{Lp, SimplexSettings, SimplexSolution, SimplexStatus, solve_simplex};
 pub use solution::{LcpResidual, LcpSolution, LcpStatus, SolvePath};

@@ -49,7 +49,7 @@
 //! are answered and certified by this path, and on the near-parallel pairs of the shared boxes
 //! workload 498 of 500 (the other two by the LCP); it allocates nothing.
 //!
-//! The answers are certified by [`box_certificate`]: the witness direction, then (while the
+//! The answers are certified by `box_certificate` (in `engine`): the witness direction, then (while the
 //! gap is above tolerance) the six face normals, the nine axis crosses and the witness
 //! difference without each axis component. Not certified by the fast path: the LCP; the two
 //! brackets are merged (the smaller upper bound with its witnesses, the larger lower bound);

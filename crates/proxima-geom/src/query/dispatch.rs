@@ -175,6 +175,10 @@ fn distance_ordered(
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
     let alg = settings.algorithm;
+    if matches!(alg, Algorithm::Lp | Algorithm::Sat) {
+        // Intersection-only algorithms.
+        return Err(unsupported("distance", a, b, alg));
+    }
     let shapes = (a, pa, b, pb);
     let want_lcp =
         alg == Algorithm::Lcp || (alg == Algorithm::Auto && settings.arithmetic == Arithmetic::Exact);
@@ -319,6 +323,10 @@ pub(crate) fn intersects(
     settings: &QuerySettings,
 ) -> Result<Intersection, GeomError> {
     validate_settings(settings)?;
+    // Intersection-only algorithms (vertex LP, cylinder SAT): symmetric by construction.
+    if let Some(hit) = super::intersect::intersects_special(a, pa, b, pb, settings)? {
+        return Ok(hit);
+    }
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     // Test-intersection kernels (no distance available for the pair).

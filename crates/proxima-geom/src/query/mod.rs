@@ -60,6 +60,7 @@ use crate::error::GeomError;
 mod certificate;
 mod dispatch;
 mod distance;
+mod intersect;
 use crate::pose::Pose;
 use crate::shape::Shape;
 
@@ -74,6 +75,12 @@ pub enum Algorithm {
     ClosedForm,
     /// The pair written as a convex QP and solved by Lemke's method (reference §3–4).
     Lcp,
+    /// `intersects` only: the vertex-based LP collision test (simplex with Bland's rule) on
+    /// shapes with finitely many vertices (points, segments, triangles, boxes, polytopes);
+    /// see [`crate::lp_polytope`].
+    Lp,
+    /// `intersects` only: separating axes for cylinder pairs; see [`crate::sat_cylinder`].
+    Sat,
 }
 
 impl Algorithm {
@@ -83,6 +90,8 @@ impl Algorithm {
             Algorithm::Auto => "auto",
             Algorithm::ClosedForm => "closed_form",
             Algorithm::Lcp => "lcp",
+            Algorithm::Lp => "lp",
+            Algorithm::Sat => "sat",
         }
     }
 }
@@ -234,6 +243,12 @@ pub enum Intersection {
     Separated {
         /// A unit direction n with max_{a∈A} n·a < min_{b∈B} n·b, when available.
         direction: Option<Vector3<f64>>,
+    },
+    /// The algorithm reached no verdict (iteration limit or numerical failure with the exact
+    /// fallback disabled). Never reported as separated.
+    Undecided {
+        /// Why.
+        reason: &'static str,
     },
 }
 
