@@ -12,8 +12,10 @@ use proxima_geom::lcp_queries::{
     triangle_aligned_box_distance, triangle_aligned_box_distance_f64, triangle_cylinder_intersection,
     triangle_cylinder_intersection_f64,
 };
-use proxima_geom::shape::Cuboid;
-use proxima_geom::{GeomError, Pose, QuerySettings, Shape, distance};
+use proxima_geom::shape::{ConvexPolytope, Cuboid, Cylinder};
+use proxima_geom::{
+    Algorithm, Arithmetic, GeomError, Intersection, Pose, QuerySettings, Shape, distance, intersects,
+};
 use proxima_lcp::io::read_siconos_lcp;
 use proxima_lcp::{Field, Lcp, LcpSolution, LcpStatus, LemkeSettings, QuadraticField, Rational, solve_lemke};
 use serde_json::{Value, json};
@@ -325,7 +327,8 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     }
     if text {
         println!();
-        println!("Geometry (proxima-geom): box-box with its certificate; reference listings 4, 8, 9:");
+        println!("Geometry (proxima-geom): box-box with its certificate; reference listings 4, 8, 9;");
+        println!("test-intersection by vertex LP (exact at contact) and cylinder SAT:");
         print_geo_header();
     }
     let geo = geometry_rows();
@@ -335,6 +338,11 @@ pub fn run(args: &DemoArgs) -> Result<()> {
         } else {
             println!("{}", geo_row_json(row));
         }
+    }
+    if text {
+        println!(
+            "(*) the article's f64 test with eps = 1e-4 calls these cubes colliding; exact says separated"
+        );
     }
     let geo_ok = geo.iter().filter(|r| matches!(r.check, GeoCheck::Ok | GeoCheck::Info)).count();
     let geo_unavailable = geo.iter().filter(|r| r.check == GeoCheck::Unavailable).count();
@@ -656,6 +664,77 @@ fn geometry_rows() -> Vec<GeoRow> {
             (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
         },
     ));
+    rows.extend(intersection_rows());
+    rows
+}
+
+/// An axis-aligned cube [x0, x0 + 1] × [0, 1] × [0, 1] as an 8-vertex polytope.
+fn cube_vertices(x0: f64) -> Result<Shape, GeomError> {
+    let corners = (0..8).map(|k| [x0 + f64::from(k & 1), f64::from(k >> 1 & 1), f64::from(k >> 2 & 1)]);
+    Ok(Shape::ConvexPolytope(ConvexPolytope::new(corners.collect())?))
+}
+
+fn intersection_text(hit: &Intersection) -> String {
+    match hit {
+        Intersection::Intersecting { point: Some(p) } => {
+            format!("intersecting at ({:.4}, {:.4}, {:.4})", p.x, p.y, p.z)
+        }
+        Intersection::Intersecting { point: None } => "intersecting".into(),
+        Intersection::Separated { direction: Some(n) } => {
+            format!("separated along ({:.4}, {:.4}, {:.4})", n.x, n.y, n.z)
+        }
+        Intersection::Separated { direction: None } => "separated".into(),
+        Intersection::Undecided { reason } => format!("undecided: {reason}"),
+        #[allow(unreachable_patterns)]
+        _ => "other".into(),
+    }
+}
+
+/// Test-intersection rows (issue 5): the vertex LP, exact at touching contact where the
+/// article's 1e-4 epsilon is wrong, and cylinder–cylinder separating axes.
+fn intersection_rows() -> Vec<GeoRow> {
+    let settings =
+        |algorithm, arithmetic| QuerySettings { algorithm, arithmetic, ..QuerySettings::default() };
+    let id = Pose::identity();
+    let lp_row = |name: &'static str, arith: &'static str, gap: f64, expect_hit: bool, arithmetic| {
+        geo_row(
+            name,
+            arith,
+            || {
+                let (a, b) = (cube_vertices(0.0)?, cube_vertices(1.0 + gap)?);
+                intersects(&a, &id, &b, &id, &settings(Algorithm::Lp, arithmetic))
+            },
+            |hit| {
+                let ok = matches!(hit, Intersection::Intersecting { .. }) == expect_hit
+                    && !matches!(hit, Intersection::Undecided { .. });
+                (intersection_text(hit), "lp".into(), GeoCheck::from_bool(ok))
+            },
+        )
+    };
+    let mut rows = vec![
+        lp_row("LP cubes touching (face)", "rational", 0.0, true, Arithmetic::Exact),
+        lp_row("LP cubes 5e-5 apart (*)", "rational", 5e-5, false, Arithmetic::Exact),
+        lp_row("LP cubes 5e-5 apart", "f64", 5e-5, false, Arithmetic::Certified),
+    ];
+    let cyl_row = |name: &'static str, offset: f64, expect_hit: bool| {
+        geo_row(
+            name,
+            "f64",
+            move || {
+                let c = Shape::Cylinder(Cylinder::new(1.0, 2.0)?);
+                // B's axis along x (a quarter turn about y), shifted along y.
+                let pb = Pose::new([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]], [0.0, offset, 0.0])?;
+                intersects(&c, &Pose::identity(), &c, &pb, &settings(Algorithm::Sat, Arithmetic::Certified))
+            },
+            move |hit| {
+                let ok = matches!(hit, Intersection::Intersecting { .. }) == expect_hit;
+                (intersection_text(hit), "sat".into(), GeoCheck::from_bool(ok))
+            },
+        )
+    };
+    rows.push(cyl_row("SAT cylinders 2.5 apart", 2.5, false));
+    rows.push(cyl_row("SAT cylinders touching", 2.0, true));
+    rows.push(cyl_row("SAT cylinders overlapping", 1.5, true));
     rows
 }
 
