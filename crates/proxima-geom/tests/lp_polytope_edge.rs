@@ -243,3 +243,23 @@ fn bad_inputs_are_errors() {
         assert!(matches!(collide_f64(&ok, &ok, &bad), Err(GeomError::InvalidSettings { .. })));
     }
 }
+
+/// A separation inside the boundary band is proven in f64 by the rigorous hyperplane check,
+/// without the exact re-solve; the verdict matches the exact one.
+#[test]
+fn near_boundary_separation_certified_without_exact_resolve() {
+    use proxima_geom::lp_polytope::{
+        CollisionOutcome, LpCollisionSettings, LpPath, collide_exact, collide_f64,
+    };
+    let cube = |x0: f64| -> Vec<[f64; 3]> {
+        (0..8).map(|k| [x0 + f64::from(k & 1), f64::from(k >> 1 & 1), f64::from(k >> 2 & 1)]).collect()
+    };
+    let (a, b) = (cube(0.0), cube(1.0 + 1e-7));
+    let settings = LpCollisionSettings::default();
+    let float = collide_f64(&a, &b, &settings).unwrap();
+    assert!(float.info.near_boundary, "1e-7 apart must be inside the 1e-6 boundary band");
+    assert_eq!(float.info.path, LpPath::Float);
+    assert!(matches!(float.outcome, CollisionOutcome::Separated(_)));
+    let exact = collide_exact(&a, &b, &settings).unwrap();
+    assert!(matches!(exact.outcome, CollisionOutcome::Separated(_)));
+}

@@ -294,10 +294,54 @@ pub fn collide_f64<P: AsRef<[f64]>, Q: AsRef<[f64]>>(
 ) -> Result<LpCollision<f64>, GeomError> {
     let float = collide::<f64, _, _>(a, b, settings)?;
     let trouble = float.info.near_boundary || float.is_colliding().is_none();
+    // A near-boundary *separation* can still be proven in f64: evaluate the hyperplane on
+    // every vertex with a rigorous bound on the rounding error of each dot product. Only when
+    // that fails does the (potentially slow, for large vertex sets) exact re-solve run.
+    if let CollisionOutcome::Separated(sep) = &float.outcome
+        && trouble
+        && separation_is_rigorous(a, b, &sep.normal)
+    {
+        return Ok(float);
+    }
     if settings.exact_fallback && trouble {
         return Ok(collide_exact(a, b, settings)?.to_f64_fallback());
     }
     Ok(float)
+}
+
+/// `true` when the hyperplane with normal `w` provably separates the f64 vertex sets strictly:
+/// max_a w·a < min_b w·b with each dot product's rounding error bounded by
+/// γ_{n+1} Σ|wᵢ||vᵢ| (γ_k = k·u/(1 − k·u), u = 2⁻⁵³; Higham, *Accuracy and Stability*, §3.1).
+fn separation_is_rigorous<P: AsRef<[f64]>, Q: AsRef<[f64]>>(a: &[P], b: &[Q], w: &[f64]) -> bool {
+    let n = w.len();
+    let u = f64::EPSILON / 2.0;
+    let k = (n + 1) as f64;
+    let gamma = k * u / (1.0 - k * u);
+    let bounds = |v: &[f64]| -> Option<(f64, f64)> {
+        if v.len() != n {
+            return None;
+        }
+        let dot: f64 = w.iter().zip(v).map(|(wi, vi)| wi * vi).sum();
+        let mag: f64 = w.iter().zip(v).map(|(wi, vi)| (wi * vi).abs()).sum();
+        // The bound itself is computed in f64: inflate it by a few ulps to stay above it.
+        let err = gamma * mag * (1.0 + 4.0 * f64::EPSILON) + f64::MIN_POSITIVE;
+        (dot.is_finite() && err.is_finite()).then_some((dot - err, dot + err))
+    };
+    let mut max_a = f64::NEG_INFINITY;
+    for v in a {
+        match bounds(v.as_ref()) {
+            Some((_, hi)) => max_a = max_a.max(hi),
+            None => return false,
+        }
+    }
+    let mut min_b = f64::INFINITY;
+    for v in b {
+        match bounds(v.as_ref()) {
+            Some((lo, _)) => min_b = min_b.min(lo),
+            None => return false,
+        }
+    }
+    min_b > max_a
 }
 
 /// The initial tableau of spec §4 on the raw coordinates (no normalisation), for inspection:
