@@ -509,15 +509,6 @@ pub(crate) mod fast {
     //! back to the LCP. The solver allocates nothing.
     use super::*;
 
-    const MAX_OUTER: usize = 24;
-
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    enum State {
-        Lo,
-        Hi,
-        Free,
-    }
-
     #[inline]
     fn d3(a: &[f64; 3], b: &[f64; 3]) -> f64 {
         a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
@@ -608,211 +599,19 @@ pub(crate) mod fast {
             );
         // Warm start: each variable at the bound facing the other box's center.
         let cd = [b.center[0] - a.center[0], b.center[1] - a.center[1], b.center[2] - a.center[2]];
-        let mut st = [State::Lo; 6];
         let mut xi = [0.0f64; 6];
         for i in 0..6 {
             // Column i of G moves point_a − point_b; moving towards the other box means
             // col_i·(c_b − c_a) > 0 for box a and the same sign convention for box b.
             if d3(&col[i], &cd) > 0.0 {
-                st[i] = State::Hi;
                 xi[i] = len[i];
             }
         }
         let scale = box_scale(a, b);
         let tol = 1e-14 * scale;
-        let mut free = [0usize; 3];
-        let mut nfree = 0usize;
-        let residual = |xi: &[f64; 6]| -> [f64; 3] {
-            let mut v = [-delta[0], -delta[1], -delta[2]];
-            for i in 0..6 {
-                for k in 0..3 {
-                    v[k] += xi[i] * col[i][k];
-                }
-            }
-            v
-        };
-        let mut converged = false;
-        for _ in 0..MAX_OUTER {
-            let v = residual(&xi);
-            // Most violating bound variable.
-            let mut best = usize::MAX;
-            let mut best_g = tol;
-            for i in 0..6 {
-                let g = d3(&col[i], &v);
-                let viol = match st[i] {
-                    State::Lo => -g,
-                    State::Hi => g,
-                    State::Free => continue,
-                };
-                if viol > best_g {
-                    best_g = viol;
-                    best = i;
-                }
-            }
-            if best == usize::MAX {
-                converged = true;
-                break;
-            }
-            // Is the entering column (nearly) a combination of the free ones? Then freeing it
-            // would make the normal equations singular (near-parallel axes; always the case
-            // with three free columns, which span ℝ³). Instead take the exchange step along
-            // the (near-)null direction: ξ_best moves by s·δ (s = +1 at Lo, −1 at Hi), the
-            // free variables by −α s δ, α = H_F⁻¹ G_Fᵀ g_best, which changes the residual only
-            // by (g_best − G_F α) s δ and decreases the objective; δ stops at the first bound.
-            if nfree > 0 && nearly_dependent(&col, &free[..nfree], best) {
-                let mut h = [[0.0f64; 3]; 3];
-                let mut r = [0.0f64; 3];
-                for p in 0..nfree {
-                    r[p] = d3(&col[free[p]], &col[best]);
-                    for q in 0..=p {
-                        let v = d3(&col[free[p]], &col[free[q]]);
-                        h[p][q] = v;
-                        h[q][p] = v;
-                    }
-                }
-                let alpha = solve_spd(&h, &r, nfree)?;
-                let mut eta = col[best];
-                for p in 0..nfree {
-                    for k in 0..3 {
-                        eta[k] -= alpha[p] * col[free[p]][k];
-                    }
-                }
-                if d3(&eta, &eta) <= 1e-10 * d3(&col[best], &col[best]) {
-                    let sgn = if st[best] == State::Lo { 1.0 } else { -1.0 };
-                    let mut delta_max = len[best];
-                    let mut hit = usize::MAX;
-                    for p in 0..nfree {
-                        let i = free[p];
-                        let rate = -alpha[p] * sgn;
-                        let room = if rate < 0.0 {
-                            xi[i] / -rate
-                        } else if rate > 0.0 {
-                            (len[i] - xi[i]) / rate
-                        } else {
-                            f64::INFINITY
-                        };
-                        if room < delta_max {
-                            delta_max = room;
-                            hit = p;
-                        }
-                    }
-                    let step = delta_max.max(0.0);
-                    for p in 0..nfree {
-                        let i = free[p];
-                        xi[i] = (xi[i] - alpha[p] * sgn * step).clamp(0.0, len[i]);
-                    }
-                    if hit == usize::MAX {
-                        // ξ_best crosses its whole range.
-                        if st[best] == State::Lo {
-                            st[best] = State::Hi;
-                            xi[best] = len[best];
-                        } else {
-                            st[best] = State::Lo;
-                            xi[best] = 0.0;
-                        }
-                        continue;
-                    }
-                    // The free variable that hit its bound leaves F; best enters.
-                    let k = free[hit];
-                    let towards_lo = -alpha[hit] * sgn < 0.0;
-                    st[k] = if towards_lo { State::Lo } else { State::Hi };
-                    xi[k] = if towards_lo { 0.0 } else { len[k] };
-                    let v0 = if st[best] == State::Lo { 0.0 } else { len[best] };
-                    xi[best] = (v0 + sgn * step).clamp(0.0, len[best]);
-                    st[best] = State::Free;
-                    free[hit] = best;
-                    // Fall through to the least-squares solve over the new free set.
-                } else if nfree == 3 {
-                    return None;
-                } else {
-                    free[nfree] = best;
-                    nfree += 1;
-                    st[best] = State::Free;
-                }
-            } else {
-                free[nfree] = best;
-                nfree += 1;
-                st[best] = State::Free;
-            }
-            // Inner loop: least squares over the free columns, shortened to the box.
-            loop {
-                // rhs = G_Fᵀ (Δ − G_B ξ_B) ; h = G_Fᵀ G_F.
-                let mut rb = delta;
-                for i in 0..6 {
-                    if st[i] != State::Free {
-                        for k in 0..3 {
-                            rb[k] -= xi[i] * col[i][k];
-                        }
-                    }
-                }
-                let mut h = [[0.0f64; 3]; 3];
-                let mut r = [0.0f64; 3];
-                for p in 0..nfree {
-                    r[p] = d3(&col[free[p]], &rb);
-                    for q in 0..=p {
-                        let v = d3(&col[free[p]], &col[free[q]]);
-                        h[p][q] = v;
-                        h[q][p] = v;
-                    }
-                }
-                let z = solve_spd(&h, &r, nfree)?;
-                // Largest feasible step from the current free values towards z.
-                let mut alpha = 1.0f64;
-                let mut hit = usize::MAX;
-                for p in 0..nfree {
-                    let i = free[p];
-                    let cur = xi[i];
-                    if z[p] < 0.0 {
-                        let t = cur / (cur - z[p]);
-                        if t < alpha {
-                            alpha = t;
-                            hit = p;
-                        }
-                    } else if z[p] > len[i] {
-                        let t = (len[i] - cur) / (z[p] - cur);
-                        if t < alpha {
-                            alpha = t;
-                            hit = p;
-                        }
-                    }
-                }
-                if hit == usize::MAX {
-                    for p in 0..nfree {
-                        xi[free[p]] = z[p];
-                    }
-                    break;
-                }
-                let alpha = alpha.max(0.0);
-                for p in 0..nfree {
-                    let i = free[p];
-                    xi[i] += alpha * (z[p] - xi[i]);
-                }
-                // The variable that hit its bound (and any other now at a bound) leaves F.
-                let mut kept = 0;
-                for p in 0..nfree {
-                    let i = free[p];
-                    let at_lo = xi[i] <= 0.0 || (p == hit && z[p] < 0.0);
-                    let at_hi = xi[i] >= len[i] || (p == hit && z[p] > len[i]);
-                    if at_lo {
-                        xi[i] = 0.0;
-                        st[i] = State::Lo;
-                    } else if at_hi {
-                        xi[i] = len[i];
-                        st[i] = State::Hi;
-                    } else {
-                        free[kept] = i;
-                        kept += 1;
-                    }
-                }
-                nfree = kept;
-                if nfree == 0 {
-                    break;
-                }
-            }
-        }
-        if !converged {
-            return None;
-        }
+        // The bounded least-squares active-set method with bounds 0 ≤ ξ ≤ ℓ (shared with the
+        // triangle–box fast path); `None` means not converged or singular: the LCP takes over.
+        let xi = super::super::triangle_box::bvls::solve::<6>(&col, &[0.0; 6], &len, &delta, &xi, tol)?;
         let mut out = output_from_xi(a, b, &k0, &k1, &xi, LcpInfo::ACTIVE_SET, KernelPath::FastPath);
         let c = box_certificate(a, b, &out.point_a, &out.point_b, settings.gap_tolerance * scale);
         out.certificate = Some(c);

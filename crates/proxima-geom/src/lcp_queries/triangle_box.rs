@@ -210,8 +210,11 @@ pub(crate) fn triangle_certificate(
     engine::certificate_multi(pa, pb, &ta, fa, b, fb, scale, target)
 }
 
-/// A bounded-variable least-squares solver for N ≤ 5 columns in 3D (the box–box fast path's
-/// primal active-set method, generalized to any bounds, infinite ones included).
+/// A bounded-variable least-squares solver for N columns in 3D: the primal active-set method
+/// (at most three free, linearly independent columns; an exchange step along the near-null
+/// direction when an entering column is nearly dependent on them) for any bounds, infinite ones
+/// included. Shared by the triangle–box fast paths (N = 5) and the box–box fast path (N = 6,
+/// bounds 0 ≤ ξ ≤ ℓ).
 pub(crate) mod bvls {
     use super::super::box_box::fast::{nearly_dependent, solve_spd};
 
