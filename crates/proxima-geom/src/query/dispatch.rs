@@ -180,6 +180,9 @@ fn distance_ordered(
         return Err(unsupported("distance", a, b, alg));
     }
     let shapes = (a, pa, b, pb);
+    let closed_form = |core: Core, radii: Radii| {
+        Ok(finish(core, radii, shapes, settings, Algorithm::ClosedForm, QueryPath::ClosedForm))
+    };
     let want_lcp =
         alg == Algorithm::Lcp || (alg == Algorithm::Auto && settings.arithmetic == Arithmetic::Exact);
 
@@ -189,14 +192,7 @@ fn distance_ordered(
             let (qa, qb) = closest_linear_linear(&la, &lb);
             // Points, segments and lines are flat: contact of the cores has depth 0.
             let core = Core { qa, qb, core_depth: Some(0.0), lower_hint: None };
-            return Ok(finish(
-                core,
-                Radii { a: ra, b: rb },
-                shapes,
-                settings,
-                Algorithm::ClosedForm,
-                QueryPath::ClosedForm,
-            ));
+            return closed_form(core, Radii { a: ra, b: rb });
         }
         if !(want_lcp && lcp::available(a, b)) {
             // Canonical order puts a point before a box and a box before a sphere.
@@ -204,54 +200,26 @@ fn distance_ordered(
                 let (q, depth) = closest_point_box(&c, &bx);
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: r, b: 0.0 };
-                return Ok(finish(
-                    core,
-                    radii,
-                    shapes,
-                    settings,
-                    Algorithm::ClosedForm,
-                    QueryPath::ClosedForm,
-                ));
+                return closed_form(core, radii);
             }
             // Point < cylinder < sphere in the canonical order.
             if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
                 let (q, depth) = closest_point_cylinder(&c, pb, cyl.radius(), cyl.half_height());
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: r, b: 0.0 };
-                return Ok(finish(
-                    core,
-                    radii,
-                    shapes,
-                    settings,
-                    Algorithm::ClosedForm,
-                    QueryPath::ClosedForm,
-                ));
+                return closed_form(core, radii);
             }
             if let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) {
                 let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
                 let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: 0.0, b: r };
-                return Ok(finish(
-                    core,
-                    radii,
-                    shapes,
-                    settings,
-                    Algorithm::ClosedForm,
-                    QueryPath::ClosedForm,
-                ));
+                return closed_form(core, radii);
             }
             if let (Some(bx), Some((c, r))) = (as_box(a, pa), as_ball(b, pb)) {
                 let (q, depth) = closest_point_box(&c, &bx);
                 let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
                 let radii = Radii { a: 0.0, b: r };
-                return Ok(finish(
-                    core,
-                    radii,
-                    shapes,
-                    settings,
-                    Algorithm::ClosedForm,
-                    QueryPath::ClosedForm,
-                ));
+                return closed_form(core, radii);
             }
         }
     }
