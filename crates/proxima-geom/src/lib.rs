@@ -58,7 +58,10 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod dqp3;
+pub mod ellipsoid;
 mod error;
+pub mod gjk;
 pub mod lcp_queries;
 pub mod lp_polytope;
 mod pose;

@@ -6,7 +6,7 @@
 use core::fmt;
 
 /// Why an LCP/QP input was rejected. Carries the offending sizes or positions.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum LcpError {
     /// The problem has no variables (n = 0).
@@ -41,6 +41,22 @@ pub enum LcpError {
         /// Why it is invalid.
         reason: &'static str,
     },
+    /// A splitting method (Jacobi, PGS, PSOR) needs a positive diagonal entry here.
+    ZeroDiagonal {
+        /// The row whose diagonal entry is zero (or negative / not usable).
+        index: usize,
+        /// The entry found.
+        value: f64,
+    },
+    /// Box bounds with lo > hi (or a NaN bound) for a boxed LCP variable.
+    InvalidBounds {
+        /// The variable.
+        index: usize,
+        /// Its lower bound.
+        lo: f64,
+        /// Its upper bound.
+        hi: f64,
+    },
     /// A structural requirement of the problem is violated (e.g. the quadratic block of free
     /// variables in a QP is not positive definite).
     InvalidProblem {
@@ -64,6 +80,13 @@ impl fmt::Display for LcpError {
             }
             LcpError::InvalidSettings { field, reason } => {
                 write!(f, "invalid setting {field}: {reason}")
+            }
+            LcpError::ZeroDiagonal { index, value } => write!(
+                f,
+                "diagonal entry {index} is {value}: splitting methods (Jacobi, PGS, PSOR) need a positive diagonal"
+            ),
+            LcpError::InvalidBounds { index, lo, hi } => {
+                write!(f, "inconsistent bounds for variable {index}: lo = {lo} > hi = {hi} (or NaN)")
             }
             LcpError::InvalidProblem { reason } => write!(f, "invalid problem: {reason}"),
         }

@@ -52,10 +52,15 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod active_set;
+pub mod baraff;
 mod error;
+pub mod generate;
 pub mod io;
+pub mod iterative;
 pub mod lemke;
 pub mod linalg;
+pub mod operator;
 mod problem;
 pub mod qp;
 pub mod simplex;

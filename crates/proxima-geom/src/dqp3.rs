@@ -1,0 +1,1 @@
+//! DQP3: active-set distance between half-space polyhedra (in progress).

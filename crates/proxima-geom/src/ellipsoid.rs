@@ -1,0 +1,1 @@
+//! Ellipsoid distance queries (in progress).

@@ -1,0 +1,1 @@
+//! Support maps, GJK distance and penetration depth for every convex pair (in progress).

@@ -1,0 +1,1 @@
+//! Baraff-style incremental pivoting (Dantzig) with an incremental factorization (in progress).

@@ -1,0 +1,1 @@
+//! Boxed LCPs (bounds per variable, friction index) (in progress).

@@ -1,0 +1,1 @@
+//! Krylov sub-solvers: restarted GMRES and PCG (in progress).

@@ -1,0 +1,1 @@
+//! Newton methods: minimum map and Fischer–Burmeister (in progress).

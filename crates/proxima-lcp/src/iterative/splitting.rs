@@ -1,0 +1,1 @@
+//! Splitting methods: projected Jacobi, PGS, PSOR, QP-based PGS (in progress).
