@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use proxima_lcp::io::{CooMatrix, Manifest, ReadLimits, read_manifest, read_mtx_matrix, read_mtx_vector};
+use proxima_lcp::io::{
+    CooMatrix, Manifest, ReadLimits, read_manifest, read_mtx_matrix, read_mtx_vector, write_mtx_array,
+};
 use serde::Serialize;
 
 use crate::common;
@@ -55,6 +57,10 @@ pub struct BenchArgs {
     /// Append to --out instead of truncating it.
     #[arg(long)]
     pub append: bool,
+    /// Write each returned z as `DIR/<problem>.z.mtx` (MatrixMarket array, bit-exact values) so
+    /// the answers can be verified independently.
+    #[arg(long, value_name = "DIR")]
+    pub write_solutions: Option<PathBuf>,
 }
 
 /// One JSON Lines record (required fields first, then extras).
@@ -128,6 +134,18 @@ pub fn measures(m: &CooMatrix<f64>, q: &[f64], z: &[f64]) -> Measures {
         min_z: finite(min_z),
         min_w: finite(min_w),
     }
+}
+
+/// Writes z as `DIR/<problem>.z.mtx` (the problem name is sanitized to a file name).
+fn write_solution(dir: &Path, problem: &str, z: &[f64], comment: &str) -> Result<()> {
+    let safe: String = problem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
+        .collect();
+    let path = dir.join(format!("{safe}.z.mtx"));
+    let mut text = Vec::new();
+    write_mtx_array(&mut text, z.len(), 1, z, Some(comment))?;
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Median of durations in ns (mean of the two middle values for an even count).
@@ -286,6 +304,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         .with_context(|| format!("cannot open {}", args.out.display()))?;
     let mut out = BufWriter::new(file);
 
+    if let Some(dir) = &args.write_solutions {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+
     let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {wide_msg}") {
         bar.set_style(style.progress_chars("=> "));
@@ -306,6 +328,11 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 RunResult { outcome: None, time_ns: None, error: Some(format!("prepare panicked: {panic}")) }
             }
         };
+        if let (Some(dir), Some(o)) = (&args.write_solutions, &run.outcome) {
+            if !o.z.is_empty() {
+                write_solution(dir, &p.name, &o.z, &format!("ours.{} {}", solver.name(), o.status.as_str()))?;
+            }
+        }
         let (status, iterations, meas, info, path, error, time_ns) = match run.outcome {
             Some(o) => {
                 let meas = if o.z.is_empty() && o.error.is_some() {

@@ -255,6 +255,18 @@ fn bench_lcp_writes_the_result_contract() {
     let records = read_jsonl(&out);
     assert_eq!(records.len(), 1);
     assert_eq!(records[0]["max_iter"], 50);
+
+    // --write-solutions: one z file per returned z, readable back bit for bit, and its
+    // residual is the one recorded.
+    let zdir = dir.join("z");
+    let mut args4 = args.to_vec();
+    args4.extend(["--write-solutions", zdir.to_str().unwrap()]);
+    assert!(run(&args4).status.success());
+    let z_text = std::fs::read_to_string(zdir.join("tiny_murty.z.mtx")).unwrap();
+    let z: Vec<f64> =
+        proxima_lcp::io::read_mtx_vector(&z_text, &proxima_lcp::io::ReadLimits::new(100)).unwrap();
+    assert!(!z.is_empty() && z.iter().all(|v| *v >= 0.0));
+    assert!(zdir.join("tiny_ex5.z.mtx").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
