@@ -328,10 +328,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 RunResult { outcome: None, time_ns: None, error: Some(format!("prepare panicked: {panic}")) }
             }
         };
-        if let (Some(dir), Some(o)) = (&args.write_solutions, &run.outcome) {
-            if !o.z.is_empty() {
-                write_solution(dir, &p.name, &o.z, &format!("ours.{} {}", solver.name(), o.status.as_str()))?;
-            }
+        if let (Some(dir), Some(o)) = (&args.write_solutions, &run.outcome)
+            && !o.z.is_empty()
+        {
+            write_solution(dir, &p.name, &o.z, &format!("ours.{} {}", solver.name(), o.status.as_str()))?;
         }
         let (status, iterations, meas, info, path, error, time_ns) = match run.outcome {
             Some(o) => {
