@@ -42,7 +42,11 @@
 //! lines may appear anywhere after the banner. `pattern`, `complex` and `hermitian` files are
 //! [`IoErrorKind::Unsupported`].
 //!
-//! Writers ([`write_mtx_coordinate`], [`write_mtx_array`]) print every value as the shortest
+//! Sparse storage: [`read_mtx_csr`] reads a square matrix into a
+//! [`CsrMatrix`](crate::operator::CsrMatrix) without a dense copy; [`write_mtx_csr`] writes
+//! one in the benchmark's `coordinate real general` layout.
+//!
+//! Writers ([`write_mtx_coordinate`], [`write_mtx_array`], [`write_mtx_csr`]) print every value as the shortest
 //! text that reads back bit-identically ([`format_f64`], like Python's `repr`).
 //!
 //! # Siconos `.dat` ([`read_siconos_lcp`])
@@ -87,8 +91,8 @@ pub use error::{IoError, IoErrorKind};
 pub use json_problem::{INFO_KEYS, ProblemFile, read_json_problem, read_json_problem_with};
 pub use manifest::{MANIFEST_FORMAT_VERSION, Manifest, ManifestProblem, read_manifest};
 pub use mtx::{
-    CooMatrix, format_f64, lcp_from_coo, read_mtx_lcp, read_mtx_lcp_exact, read_mtx_lcp_with,
-    read_mtx_matrix, read_mtx_vector, write_mtx_array, write_mtx_coordinate,
+    CooMatrix, format_f64, lcp_from_coo, read_mtx_csr, read_mtx_lcp, read_mtx_lcp_exact, read_mtx_lcp_with,
+    read_mtx_matrix, read_mtx_vector, write_mtx_array, write_mtx_coordinate, write_mtx_csr,
 };
 pub use scalar::ParseScalar;
 pub use siconos::{read_siconos_lcp, read_siconos_lcp_exact, read_siconos_lcp_with};

@@ -7,6 +7,7 @@ use proxima_num::{Field, Rational};
 use super::ReadLimits;
 use super::error::{IoError, IoErrorKind};
 use super::scalar::{ParseScalar, parse_count, show};
+use crate::operator::CsrMatrix;
 use crate::problem::Lcp;
 
 /// A sparse matrix in coordinate (triplet) form: 0-based `(row, col, value)` entries sorted by
@@ -456,6 +457,40 @@ pub fn write_mtx_coordinate<W: Write>(
         writeln!(out, "{} {} {}", i + 1, j + 1, format_f64(*v))?;
     }
     Ok(())
+}
+
+/// Writes a sparse matrix as `%%MatrixMarket matrix coordinate real general` (the benchmark's
+/// M files): 1-based, sorted by (row, column), explicit zeros dropped, values via
+/// [`format_f64`]. Streams the rows (no triplet copy), so 1M-unknown grids are cheap to write.
+pub fn write_mtx_csr<W: Write>(out: &mut W, m: &CsrMatrix, comment: Option<&str>) -> std::io::Result<()> {
+    let nnz = m.values().iter().filter(|v| **v != 0.0).count();
+    writeln!(out, "%%MatrixMarket matrix coordinate real general")?;
+    write_comment(out, comment)?;
+    writeln!(out, "{} {} {}", m.n(), m.n(), nnz)?;
+    for i in 0..m.n() {
+        let (cols, vals) = m.row(i);
+        for (&j, &v) in cols.iter().zip(vals) {
+            if v != 0.0 {
+                writeln!(out, "{} {} {}", i + 1, j + 1, format_f64(v))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads a square MatrixMarket coordinate (or array) matrix into CSR storage, with the
+/// reader rules of [`read_mtx_matrix`] (symmetric files mirrored, duplicates rejected). No
+/// dense allocation, so sparse problems of any size read; a non-square matrix or n = 0 is an
+/// error.
+pub fn read_mtx_csr(text: &str) -> Result<CsrMatrix, IoError> {
+    let m: CooMatrix<f64> = read_mtx_matrix(text)?;
+    if m.nrows() != m.ncols() {
+        return Err(IoError::plain(
+            IoErrorKind::Dimension,
+            format!("matrix is {} x {}, expected a square matrix", m.nrows(), m.ncols()),
+        ));
+    }
+    CsrMatrix::from_coo(&m).map_err(IoError::from)
 }
 
 /// Writes a dense matrix given row-major as `%%MatrixMarket matrix array real general`

@@ -23,4 +23,8 @@ pub mod newton;
 mod outcome;
 pub mod splitting;
 
+pub use krylov::{KrylovInfo, KrylovSettings, KrylovStatus, gmres, pcg};
+pub use newton::{
+    FischerSettings, JacobianStrategy, NewtonSettings, SubSolver, solve_fischer_newton, solve_minmap_newton,
+};
 pub use outcome::{IterativeSolution, IterativeStatus, StoppingCriteria, lcp_residual_f64};

@@ -9,8 +9,10 @@
 //! may panic on other lengths (a programming error, not an input error: solvers check sizes
 //! once and return [`LcpError::DimensionMismatch`](crate::LcpError) before iterating).
 
+mod csr;
 mod dense;
 
+pub use csr::{CsrMatrix, SprsCsr};
 pub use dense::DenseMatrix;
 
 /// A square linear operator x ↦ A x on ℝⁿ.

@@ -1,1 +1,0 @@
-//! Baraff-style incremental pivoting (Dantzig) with an incremental factorization (in progress).

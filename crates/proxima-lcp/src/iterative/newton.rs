@@ -1,1 +1,0 @@
-//! Newton methods: minimum map and Fischer–Burmeister (in progress).

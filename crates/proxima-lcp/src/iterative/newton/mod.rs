@@ -1,0 +1,562 @@
+//! Newton methods for LCP(A, b): minimum-map Newton (spec §3.5) and Fischer–Newton (§3.6).
+//!
+//! # The maths
+//!
+//! Both rewrite the LCP x ≥ 0, y = A x + b ≥ 0, xᵀy = 0 as a nonsmooth root problem
+//! G(x) = [g(x_i, y_i)]_i = 0 and apply a generalized Newton method globalised by the
+//! projected Armijo line search on θ(x) = ½ G(x)ᵀG(x):
+//!
+//! * **min-map**: g = h(x, y) = min(x, y). With 𝒜 = {i | y_i < x_i} (ties go to ℱ) the
+//!   B-derivative has rows A_{i*} (i ∈ 𝒜) and e_iᵀ (i ∈ ℱ); the Newton equation reduces to
+//!   Δx_ℱ = −H_ℱ and A_𝒜𝒜 Δx_𝒜 = A_𝒜ℱ H_ℱ − H_𝒜 (spec (80)).
+//! * **Fischer–Newton**: g = φ(x, y) = √(x² + y²) − x − y, J = D_p + D_q A with
+//!   p_i = x_i/‖(x_i, y_i)‖ − 1, q_i = y_i/‖(x_i, y_i)‖ − 1, and a [`JacobianStrategy`] at
+//!   degenerate indices x_i = y_i = 0.
+//!
+//! Every iteration (spec §4, order [H]): evaluate θ at the current iterate; relative test
+//! |θ − θ_prev| < ε_rel θ_prev (skipped on the first pass), absolute test θ < ε_abs, iteration
+//! limit; solve for Δx (direct, or GMRES/PCG to the forcing term ‖F + JΔx‖ ≤ γ‖F‖ (105));
+//! stagnation max|Δx_i| < ε_stg·max(1, ‖x‖∞); local minimum ‖∇θ‖ = ‖JᵀG‖ < ε_abs;
+//! non-descent ∇θᵀΔx = Gᵀ(JΔx) > −ε_mach‖Δx‖²; then the projected line search and the
+//! projected update x ← max(0, x + τΔx).
+//!
+//! # Edge cases
+//!
+//! * Only [`IterativeStatus::ConvergedAbsolute`] certifies a solution; every other status
+//!   (including `ConvergedRelative`) is a non-answer, and the residuals computed from A and b
+//!   are returned with it.
+//! * A problem without solution (1-D (a, b) = (−1, −1)) cannot converge: θ ≥ ½ everywhere.
+//! * A NaN/∞ merit (overflow) ends with `NumericalFailure`.
+//! * The starting point is projected: x ← max(0, x₀).
+//! * Sizes / NaN in b or x₀ / invalid settings are `Err(LcpError)`.
+
+mod functions;
+mod line_search;
+mod settings;
+
+use crate::error::LcpError;
+use crate::iterative::krylov::{KrylovSettings, KrylovStatus, gmres, pcg};
+use crate::iterative::{IterativeSolution, IterativeStatus, lcp_residual_f64};
+use crate::operator::{DenseMatrix, LinearOperator};
+
+pub use functions::{fb_jacobian_coefficients, fischer_burmeister, min_map, minmap_jacobian_dense};
+pub use line_search::{LineSearchOutcome, LineSearchSettings, projected_line_search};
+pub use settings::{FischerSettings, JacobianStrategy, NewtonSettings, SubSolver};
+
+use functions::{SplitMix64, fb_partials};
+
+/// Solves LCP(A, b) by minimum-map Newton from x₀ (default 0).
+pub fn solve_minmap_newton<A: LinearOperator + ?Sized>(
+    a: &A,
+    b: &[f64],
+    x0: Option<&[f64]>,
+    settings: &NewtonSettings,
+) -> Result<IterativeSolution, LcpError> {
+    settings.validate()?;
+    run(a, b, x0, settings, Kind::MinMap)
+}
+
+/// Solves LCP(A, b) by Fischer–Newton from x₀ (default 0).
+pub fn solve_fischer_newton<A: LinearOperator + ?Sized>(
+    a: &A,
+    b: &[f64],
+    x0: Option<&[f64]>,
+    settings: &FischerSettings,
+) -> Result<IterativeSolution, LcpError> {
+    settings.validate()?;
+    let kind = Kind::Fischer { strategy: settings.strategy, degeneracy: settings.degeneracy_tolerance };
+    run(a, b, x0, &settings.newton, kind)
+}
+
+/// The min-map Newton direction at x by a dense solve of the reduced system (80):
+/// Δx_ℱ = −H_ℱ, A_𝒜𝒜 Δx_𝒜 = A_𝒜ℱ H_ℱ − H_𝒜. `None` when A_𝒜𝒜 is numerically singular.
+pub fn minmap_reduced_direction(a: &DenseMatrix, b: &[f64], x: &[f64]) -> Option<Vec<f64>> {
+    let n = a.n();
+    let mut y = vec![0.0; n];
+    a.apply(x, &mut y);
+    y.iter_mut().zip(b).for_each(|(yi, bi)| *yi += bi);
+    let h: Vec<f64> = x.iter().zip(&y).map(|(&xi, &yi)| min_map(xi, yi)).collect();
+    let active: Vec<bool> = x.iter().zip(&y).map(|(xi, yi)| yi < xi).collect();
+    let mut dx = vec![0.0; n];
+    dense_reduced_solve(a, &h, &active, &mut dx).then_some(dx)
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    MinMap,
+    Fischer { strategy: JacobianStrategy, degeneracy: f64 },
+}
+
+/// A, b and what the loop derives from them once.
+struct Problem<'a, A: ?Sized> {
+    a: &'a A,
+    b: &'a [f64],
+    n: usize,
+    /// Assembled copy: for direct solves and for Aᵀ products of non-symmetric operators.
+    dense: Option<DenseMatrix>,
+    symmetric: bool,
+}
+
+impl<A: LinearOperator + ?Sized> Problem<'_, A> {
+    fn apply(&self, v: &[f64], out: &mut [f64]) {
+        match &self.dense {
+            Some(d) => d.apply(v, out),
+            None => self.a.apply(v, out),
+        }
+    }
+
+    fn apply_transpose(&self, v: &[f64], out: &mut [f64]) {
+        match (&self.dense, self.symmetric) {
+            (Some(d), false) => {
+                out.iter_mut().for_each(|o| *o = 0.0);
+                for (i, vi) in v.iter().enumerate() {
+                    if *vi != 0.0 {
+                        for (o, aij) in out.iter_mut().zip(d.row(i)) {
+                            *o += vi * aij;
+                        }
+                    }
+                }
+            }
+            _ => self.apply(v, out),
+        }
+    }
+
+    fn y_of(&self, x: &[f64], y: &mut [f64]) {
+        self.apply(x, y);
+        y.iter_mut().zip(self.b).for_each(|(yi, bi)| *yi += bi);
+    }
+}
+
+fn value(kind: &Kind, x: f64, y: f64) -> f64 {
+    match kind {
+        Kind::MinMap => min_map(x, y),
+        Kind::Fischer { .. } => fischer_burmeister(x, y),
+    }
+}
+
+fn merit_of(kind: &Kind, x: &[f64], y: &[f64], f: &mut [f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        f[i] = value(kind, x[i], y[i]);
+        s += f[i] * f[i];
+    }
+    0.5 * s
+}
+
+fn norm2(v: &[f64]) -> f64 {
+    v.iter().map(|a| a * a).sum::<f64>().sqrt()
+}
+
+fn max_abs(v: &[f64]) -> f64 {
+    v.iter().fold(0.0f64, |m, a| m.max(a.abs()))
+}
+
+/// Dense LU of the reduced min-map system; false when singular.
+fn dense_reduced_solve(a: &DenseMatrix, h: &[f64], active: &[bool], dx: &mut [f64]) -> bool {
+    let n = a.n();
+    let idx: Vec<usize> = (0..n).filter(|&i| active[i]).collect();
+    for i in 0..n {
+        if !active[i] {
+            dx[i] = -h[i];
+        }
+    }
+    let k = idx.len();
+    if k == 0 {
+        return true;
+    }
+    let mut m = vec![0.0; k * k];
+    let mut rhs = vec![0.0; k];
+    let mut scale = 0.0f64;
+    for (p, &i) in idx.iter().enumerate() {
+        let row = a.row(i);
+        for (q, &j) in idx.iter().enumerate() {
+            m[p * k + q] = row[j];
+            scale = scale.max(row[j].abs());
+        }
+        let coupling: f64 = (0..n).filter(|&j| !active[j]).map(|j| row[j] * h[j]).sum();
+        rhs[p] = coupling - h[i];
+    }
+    let tol = scale * f64::EPSILON * k as f64;
+    if !crate::linalg::solve_in_place(&mut m, &mut rhs, &tol) || rhs.iter().any(|v| !v.is_finite()) {
+        return false;
+    }
+    for (p, &i) in idx.iter().enumerate() {
+        dx[i] = rhs[p];
+    }
+    true
+}
+
+/// Per-iteration Jacobian data.
+struct Jacobian {
+    /// Min-map: i ∈ 𝒜.
+    active: Vec<bool>,
+    /// Fischer: J = D_p + D_q A.
+    p: Vec<f64>,
+    q: Vec<f64>,
+}
+
+struct Loop<'a, 'p, A: ?Sized> {
+    prob: &'p Problem<'a, A>,
+    kind: Kind,
+    settings: &'p NewtonSettings,
+    rng: SplitMix64,
+    jac: Jacobian,
+    scratch: Vec<f64>,
+    scratch2: Vec<f64>,
+}
+
+impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
+    fn n(&self) -> usize {
+        self.prob.n
+    }
+
+    fn prepare(&mut self, x: &[f64], y: &[f64]) {
+        match self.kind {
+            Kind::MinMap => {
+                for i in 0..self.n() {
+                    self.jac.active[i] = y[i] < x[i];
+                }
+            }
+            Kind::Fischer { strategy, degeneracy } => {
+                for i in 0..self.n() {
+                    let degenerate = x[i].abs() <= degeneracy && y[i].abs() <= degeneracy;
+                    let (p, q) = fb_partials(x[i], y[i], degenerate, &strategy, &mut self.rng);
+                    self.jac.p[i] = p;
+                    self.jac.q[i] = q;
+                }
+            }
+        }
+    }
+
+    /// out = J v (finite differences for the approximation strategy).
+    fn jacobian_times(&mut self, x: &[f64], y: &[f64], f: &[f64], v: &[f64], out: &mut [f64]) {
+        jacobian_product(self.prob, &self.kind, &self.jac, x, y, f, v, out, &mut self.scratch);
+    }
+
+    /// out = Jᵀ f.
+    fn gradient(&mut self, f: &[f64], out: &mut [f64]) {
+        let n = self.n();
+        match self.kind {
+            Kind::MinMap => {
+                for i in 0..n {
+                    self.scratch[i] = if self.jac.active[i] { f[i] } else { 0.0 };
+                }
+                self.prob.apply_transpose(&self.scratch, out);
+                for i in 0..n {
+                    if !self.jac.active[i] {
+                        out[i] += f[i];
+                    }
+                }
+            }
+            Kind::Fischer { .. } => {
+                for i in 0..n {
+                    self.scratch[i] = self.jac.q[i] * f[i];
+                }
+                self.prob.apply_transpose(&self.scratch, out);
+                for i in 0..n {
+                    out[i] += self.jac.p[i] * f[i];
+                }
+            }
+        }
+    }
+
+    fn krylov_settings(&self, dim: usize, rhs_target: f64) -> KrylovSettings {
+        let default_restart = match self.kind {
+            Kind::MinMap => 20,
+            Kind::Fischer { .. } => 10,
+        };
+        let (restart, max_iterations) = match self.settings.sub_solver {
+            SubSolver::Gmres { restart, max_iterations } => {
+                let r = restart.unwrap_or(default_restart).min(dim).max(1);
+                (r, max_iterations.unwrap_or(10 * r))
+            }
+            SubSolver::Pcg { max_iterations } => (dim.max(1), max_iterations.unwrap_or(dim.max(50))),
+            SubSolver::Direct => {
+                let r = default_restart.min(dim).max(1);
+                (r, 10 * r)
+            }
+        };
+        KrylovSettings { max_iterations, restart, relative_tolerance: 0.0, absolute_tolerance: rhs_target }
+    }
+
+    /// Solves the Newton equation into dx; false when it produced non-finite values.
+    fn direction(&mut self, x: &[f64], y: &[f64], f: &[f64], dx: &mut [f64]) -> Result<bool, LcpError> {
+        let target = self.settings.forcing * norm2(f);
+        match self.kind {
+            Kind::MinMap => self.minmap_direction(f, target, dx)?,
+            Kind::Fischer { .. } => self.fischer_direction(x, y, f, target, dx)?,
+        }
+        Ok(dx.iter().all(|v| v.is_finite()))
+    }
+
+    fn minmap_direction(&mut self, h: &[f64], target: f64, dx: &mut [f64]) -> Result<(), LcpError> {
+        let n = self.n();
+        if self.settings.sub_solver == SubSolver::Direct {
+            if let Some(d) = &self.prob.dense {
+                if dense_reduced_solve(d, h, &self.jac.active, dx) {
+                    return Ok(());
+                }
+            }
+        }
+        let idx: Vec<usize> = (0..n).filter(|&i| self.jac.active[i]).collect();
+        for i in 0..n {
+            dx[i] = if self.jac.active[i] { 0.0 } else { -h[i] };
+        }
+        if idx.is_empty() {
+            return Ok(());
+        }
+        // rhs = A_𝒜ℱ H_ℱ − H_𝒜.
+        self.prob.apply(dx, &mut self.scratch);
+        let rhs: Vec<f64> = idx.iter().map(|&i| -self.scratch[i] - h[i]).collect();
+        let prob = self.prob;
+        let (full, image) = (&mut self.scratch, &mut self.scratch2);
+        let mut reduced = |u: &[f64], out: &mut [f64]| {
+            full.iter_mut().for_each(|v| *v = 0.0);
+            for (p, &i) in idx.iter().enumerate() {
+                full[i] = u[p];
+            }
+            prob.apply(full, image);
+            for (p, &i) in idx.iter().enumerate() {
+                out[p] = image[i];
+            }
+        };
+        let ks = {
+            let default_restart = 20usize;
+            let dim = idx.len();
+            match self.settings.sub_solver {
+                SubSolver::Gmres { restart, max_iterations } => {
+                    let r = restart.unwrap_or(default_restart).min(dim).max(1);
+                    KrylovSettings {
+                        max_iterations: max_iterations.unwrap_or(10 * r),
+                        restart: r,
+                        relative_tolerance: 0.0,
+                        absolute_tolerance: target,
+                    }
+                }
+                SubSolver::Pcg { max_iterations } => KrylovSettings {
+                    max_iterations: max_iterations.unwrap_or(dim.max(50)),
+                    restart: dim,
+                    relative_tolerance: 0.0,
+                    absolute_tolerance: target,
+                },
+                SubSolver::Direct => {
+                    let r = default_restart.min(dim);
+                    KrylovSettings {
+                        max_iterations: 10 * r,
+                        restart: r,
+                        relative_tolerance: 0.0,
+                        absolute_tolerance: target,
+                    }
+                }
+            }
+        };
+        let mut sol = vec![0.0; idx.len()];
+        let mut use_gmres = true;
+        if let SubSolver::Pcg { .. } = self.settings.sub_solver {
+            let mut diag = vec![0.0; n];
+            self.prob.a.diagonal(&mut diag);
+            let inv: Vec<f64> = idx.iter().map(|&i| diag[i]).collect();
+            let usable = inv.iter().all(|&d| d > 0.0 && d.is_finite());
+            let inv: Vec<f64> = inv.iter().map(|d| 1.0 / d).collect();
+            let info = pcg(&mut reduced, usable.then_some(&inv[..]), &rhs, &mut sol, &ks)?;
+            use_gmres = info.status == KrylovStatus::Breakdown;
+            if use_gmres {
+                sol.iter_mut().for_each(|v| *v = 0.0);
+            }
+        }
+        if use_gmres {
+            let ks = KrylovSettings { restart: ks.restart.min(20).max(1), ..ks };
+            gmres(&mut reduced, &rhs, &mut sol, &ks)?;
+        }
+        for (p, &i) in idx.iter().enumerate() {
+            dx[i] = sol[p];
+        }
+        Ok(())
+    }
+
+    fn fischer_direction(
+        &mut self,
+        x: &[f64],
+        y: &[f64],
+        f: &[f64],
+        target: f64,
+        dx: &mut [f64],
+    ) -> Result<(), LcpError> {
+        let n = self.n();
+        if self.settings.sub_solver == SubSolver::Direct {
+            if let Some(d) = &self.prob.dense {
+                let mut m = vec![0.0; n * n];
+                let mut scale = 0.0f64;
+                for i in 0..n {
+                    for (j, aij) in d.row(i).iter().enumerate() {
+                        m[i * n + j] = self.jac.q[i] * aij;
+                    }
+                    m[i * n + i] += self.jac.p[i];
+                    scale = m[i * n..(i + 1) * n].iter().fold(scale, |s, v| s.max(v.abs()));
+                }
+                dx.iter_mut().zip(f).for_each(|(d, fi)| *d = -fi);
+                let tol = scale * f64::EPSILON * n as f64;
+                if crate::linalg::solve_in_place(&mut m, dx, &tol) && dx.iter().all(|v| v.is_finite()) {
+                    return Ok(());
+                }
+            }
+        }
+        let rhs: Vec<f64> = f.iter().map(|v| -v).collect();
+        dx.iter_mut().for_each(|v| *v = 0.0);
+        let ks = self.krylov_settings(n, target);
+        let (prob, kind, jac, scratch) = (self.prob, &self.kind, &self.jac, &mut self.scratch);
+        let op = |v: &[f64], out: &mut [f64]| jacobian_product(prob, kind, jac, x, y, f, v, out, scratch);
+        gmres(op, &rhs, dx, &ks)?;
+        Ok(())
+    }
+}
+
+/// J v for either method (finite differences for the approximation strategy).
+fn jacobian_product<A: LinearOperator + ?Sized>(
+    prob: &Problem<'_, A>,
+    kind: &Kind,
+    jac: &Jacobian,
+    x: &[f64],
+    y: &[f64],
+    f: &[f64],
+    v: &[f64],
+    out: &mut [f64],
+    av: &mut [f64],
+) {
+    prob.apply(v, av);
+    match kind {
+        Kind::MinMap => {
+            for i in 0..v.len() {
+                out[i] = if jac.active[i] { av[i] } else { v[i] };
+            }
+        }
+        Kind::Fischer { strategy: JacobianStrategy::Approximation { step }, .. } => {
+            let vmax = max_abs(v);
+            if vmax == 0.0 {
+                out.iter_mut().for_each(|o| *o = 0.0);
+                return;
+            }
+            let h = step * max_abs(x).max(1.0) / vmax;
+            for i in 0..v.len() {
+                out[i] = (fischer_burmeister(x[i] + h * v[i], y[i] + h * av[i]) - f[i]) / h;
+            }
+        }
+        Kind::Fischer { .. } => {
+            for i in 0..v.len() {
+                out[i] = jac.p[i] * v[i] + jac.q[i] * av[i];
+            }
+        }
+    }
+}
+
+fn check_vector(v: &[f64], n: usize, what: &'static str) -> Result<(), LcpError> {
+    if v.len() != n {
+        return Err(LcpError::DimensionMismatch { what, expected: n, found: v.len() });
+    }
+    if let Some(index) = v.iter().position(|a| !a.is_finite()) {
+        return Err(LcpError::NonFinite { what, index });
+    }
+    Ok(())
+}
+
+fn run<A: LinearOperator + ?Sized>(
+    a: &A,
+    b: &[f64],
+    x0: Option<&[f64]>,
+    settings: &NewtonSettings,
+    kind: Kind,
+) -> Result<IterativeSolution, LcpError> {
+    let n = a.dim();
+    if n == 0 {
+        return Err(LcpError::Empty);
+    }
+    check_vector(b, n, "b")?;
+    if let Some(x0) = x0 {
+        check_vector(x0, n, "x0")?;
+    }
+    let need_dense = settings.sub_solver == SubSolver::Direct || !settings.assume_symmetric;
+    let dense = if need_dense {
+        let d = a.to_dense();
+        if let Some(index) = d.data().iter().position(|v| !v.is_finite()) {
+            return Err(LcpError::NonFinite { what: "A", index });
+        }
+        Some(d)
+    } else {
+        None
+    };
+    let prob = Problem { a, b, n, dense, symmetric: settings.assume_symmetric };
+    let seed = match kind {
+        Kind::Fischer { strategy: JacobianStrategy::Random { seed }, .. } => seed,
+        _ => 0,
+    };
+    let mut lp = Loop {
+        prob: &prob,
+        kind,
+        settings,
+        rng: SplitMix64::new(seed),
+        jac: Jacobian { active: vec![false; n], p: vec![0.0; n], q: vec![0.0; n] },
+        scratch: vec![0.0; n],
+        scratch2: vec![0.0; n],
+    };
+    let stop = &settings.stopping;
+    let mut x: Vec<f64> = match x0 {
+        Some(x0) => x0.iter().map(|v| v.max(0.0)).collect(),
+        None => vec![0.0; n],
+    };
+    let mut y = vec![0.0; n];
+    prob.y_of(&x, &mut y);
+    let mut f = vec![0.0; n];
+    let mut dx = vec![0.0; n];
+    let mut jdx = vec![0.0; n];
+    let mut grad = vec![0.0; n];
+    let mut trial = vec![0.0; n];
+    let mut y_trial = vec![0.0; n];
+    let mut f_trial = vec![0.0; n];
+    let mut history = Vec::new();
+    let mut previous = f64::INFINITY;
+    let mut iterations = 0;
+    let status = loop {
+        let theta = merit_of(&kind, &x, &y, &mut f);
+        history.push(theta);
+        if !theta.is_finite() {
+            break IterativeStatus::NumericalFailure;
+        }
+        if iterations > 0 && (theta - previous).abs() < stop.relative * previous {
+            break IterativeStatus::ConvergedRelative;
+        }
+        if theta < stop.absolute {
+            break IterativeStatus::ConvergedAbsolute;
+        }
+        if iterations >= stop.max_iterations {
+            break IterativeStatus::MaxIterations;
+        }
+        lp.prepare(&x, &y);
+        if !lp.direction(&x, &y, &f, &mut dx)? {
+            break IterativeStatus::NumericalFailure;
+        }
+        if max_abs(&dx) < stop.stagnation * max_abs(&x).max(1.0) {
+            break IterativeStatus::Stagnated;
+        }
+        lp.gradient(&f, &mut grad);
+        if norm2(&grad) < stop.absolute {
+            break IterativeStatus::LocalMinimum;
+        }
+        lp.jacobian_times(&x, &y, &f, &dx, &mut jdx);
+        let slope: f64 = f.iter().zip(&jdx).map(|(a, b)| a * b).sum();
+        let dx2: f64 = dx.iter().map(|v| v * v).sum();
+        if !(slope <= -f64::EPSILON * dx2) {
+            break IterativeStatus::NonDescent;
+        }
+        let outcome = projected_line_search(&x, &dx, theta, slope, &settings.line_search, &mut trial, |t| {
+            prob.y_of(t, &mut y_trial);
+            merit_of(&kind, t, &y_trial, &mut f_trial)
+        });
+        let _ = outcome;
+        x.copy_from_slice(&trial);
+        y.copy_from_slice(&y_trial);
+        previous = theta;
+        iterations += 1;
+    };
+    let (w, residual) = lcp_residual_f64(a, b, &x);
+    Ok(IterativeSolution { status, z: x, w, iterations, merit_history: history, residual })
+}
