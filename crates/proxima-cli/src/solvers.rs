@@ -4,7 +4,13 @@
 //! `prepare` builds its input from the matrix as read (outside the timed region), and the
 //! returned [`PreparedSolve::solve`] is the timed call.
 
+use proxima_lcp::baraff::{BaraffSettings, solve_baraff};
 use proxima_lcp::io::{CooMatrix, ReadLimits, lcp_from_coo};
+use proxima_lcp::iterative::{
+    FischerSettings, IterativeSolution, IterativeStatus, NewtonSettings, SubSolver, solve_fischer_newton,
+    solve_minmap_newton,
+};
+use proxima_lcp::operator::{CsrMatrix, DenseMatrix, LinearOperator};
 use proxima_lcp::{Lcp, LcpStatus, LemkeSettings, solve_lemke};
 
 /// Harness options a solver may use.
@@ -50,6 +56,17 @@ impl BenchStatus {
             _ => BenchStatus::Failed,
         }
     }
+
+    /// The mapping of iterative statuses: only `ConvergedAbsolute` is `converged`;
+    /// `MaxIterations` → max_iter; every other stop (relative, stagnation, non-descent, local
+    /// minimum, numerical failure) → failed.
+    pub fn from_iterative(status: IterativeStatus) -> Self {
+        match status {
+            IterativeStatus::ConvergedAbsolute => BenchStatus::Converged,
+            IterativeStatus::MaxIterations => BenchStatus::MaxIter,
+            _ => BenchStatus::Failed,
+        }
+    }
 }
 
 /// What one timed solve returned.
@@ -91,7 +108,8 @@ pub trait BenchSolver: Sync {
 }
 
 /// Every solver `bench-lcp` knows.
-pub static REGISTRY: &[&dyn BenchSolver] = &[&Lemke];
+pub static REGISTRY: &[&dyn BenchSolver] =
+    &[&Lemke, &Baraff, &Newton { kind: NewtonKind::MinMap }, &Newton { kind: NewtonKind::Fischer }];
 
 /// The solver called `name`.
 pub fn find(name: &str) -> Option<&'static dyn BenchSolver> {
@@ -150,6 +168,212 @@ impl PreparedSolve for PreparedLemke {
                 path: None,
                 error: Some(e.to_string()),
             },
+        }
+    }
+}
+
+fn refused(e: impl ToString) -> SolveOutcome {
+    SolveOutcome {
+        status: BenchStatus::Failed,
+        iterations: None,
+        z: Vec::new(),
+        info: None,
+        path: None,
+        error: Some(e.to_string()),
+    }
+}
+
+/// An operator as read: CSR when at most a quarter of the entries are stored, dense otherwise.
+pub enum Operator {
+    /// Dense row-major.
+    Dense(DenseMatrix),
+    /// Sparse rows.
+    Sparse(CsrMatrix),
+}
+
+impl Operator {
+    /// Converts the matrix as read (validation: square, finite).
+    pub fn from_coo(m: &CooMatrix<f64>) -> Result<Self, String> {
+        if m.nrows() != m.ncols() {
+            return Err(format!("matrix is not square: {} x {}", m.nrows(), m.ncols()));
+        }
+        let n = m.nrows();
+        let csr = CsrMatrix::from_coo(m).map_err(|e| e.to_string())?;
+        if csr.nnz().saturating_mul(4) <= n.saturating_mul(n) {
+            Ok(Operator::Sparse(csr))
+        } else {
+            Ok(Operator::Dense(csr.to_dense()))
+        }
+    }
+
+    /// The operator behind it.
+    pub fn as_dyn(&self) -> &(dyn LinearOperator + Send + Sync) {
+        match self {
+            Operator::Dense(a) => a,
+            Operator::Sparse(a) => a,
+        }
+    }
+
+    /// `true` when A = Aᵀ exactly.
+    pub fn is_symmetric(&self) -> bool {
+        match self {
+            Operator::Dense(a) => a.is_symmetric(),
+            Operator::Sparse(a) => a.is_symmetric(),
+        }
+    }
+}
+
+/// The harness's success rule ‖min(z, w)‖∞ ≤ tol·max(1, ‖q‖₂) as an absolute tolerance on a
+/// merit θ = ½‖G‖₂²: θ ≤ ½(tol·s)² implies ‖G‖∞ ≤ ‖G‖₂ ≤ tol·s, and |min(x, y)| ≤ |φ(x, y)|
+/// for Fischer–Burmeister (|φ| ≥ (2 − √2)|min| — so FB is checked with the stricter bound
+/// scaled by that factor).
+pub fn merit_tolerance(tol: f64, q: &[f64], fischer: bool) -> f64 {
+    let s = q.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
+    let g = if fischer { (2.0 - std::f64::consts::SQRT_2) * tol * s } else { tol * s };
+    0.5 * g * g
+}
+
+fn iterative_outcome(sol: IterativeSolution, path: &str) -> SolveOutcome {
+    SolveOutcome {
+        status: BenchStatus::from_iterative(sol.status),
+        iterations: Some(sol.iterations as u64),
+        z: sol.z,
+        info: Some(sol.status.as_str().to_string()),
+        path: Some(path.to_string()),
+        error: None,
+    }
+}
+
+/// Baraff–Dantzig incremental pivoting on the assembled matrix.
+struct Baraff;
+
+struct PreparedBaraff {
+    a: DenseMatrix,
+    q: Vec<f64>,
+    settings: BaraffSettings,
+}
+
+impl BenchSolver for Baraff {
+    fn name(&self) -> &'static str {
+        "baraff"
+    }
+    fn description(&self) -> &'static str {
+        "Baraff/Dantzig incremental pivoting with an incrementally updated factorization (dense)"
+    }
+    fn prepare(
+        &self,
+        m: &CooMatrix<f64>,
+        q: &[f64],
+        opts: &BenchOptions,
+    ) -> Result<Box<dyn PreparedSolve>, String> {
+        let a = Operator::from_coo(m)?.as_dyn().to_dense();
+        let settings = BaraffSettings { max_pivots: opts.max_iter, ..BaraffSettings::default() };
+        settings.validate().map_err(|e| e.to_string())?;
+        Ok(Box::new(PreparedBaraff { a, q: q.to_vec(), settings }))
+    }
+}
+
+impl PreparedSolve for PreparedBaraff {
+    fn solve(&mut self) -> SolveOutcome {
+        match solve_baraff(&self.a, &self.q, &self.settings) {
+            Ok(sol) => SolveOutcome {
+                status: BenchStatus::from_lcp(sol.status),
+                iterations: Some(sol.pivots as u64),
+                z: sol.z,
+                info: Some(sol.status.as_str().to_string()),
+                path: Some(format!("baraff(refactorizations={})", sol.refactorizations)),
+                error: None,
+            },
+            Err(e) => refused(e),
+        }
+    }
+}
+
+/// Which Newton method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewtonKind {
+    /// Minimum-map Newton.
+    MinMap,
+    /// Fischer–Newton (perturbation strategy).
+    Fischer,
+}
+
+/// A Newton method: direct sub-solves on dense problems, matrix-free GMRES on sparse ones.
+struct Newton {
+    kind: NewtonKind,
+}
+
+struct PreparedNewton {
+    a: Operator,
+    q: Vec<f64>,
+    kind: NewtonKind,
+    settings: NewtonSettings,
+}
+
+/// The Newton settings the CLI uses for a problem: spec defaults, the harness tolerance as
+/// the absolute merit tolerance, direct sub-solves for dense A and GMRES for sparse A.
+pub fn newton_settings(
+    a: &Operator,
+    q: &[f64],
+    tol: f64,
+    max_iter: Option<usize>,
+    fischer: bool,
+) -> NewtonSettings {
+    let mut s = NewtonSettings::default();
+    s.stopping.absolute = merit_tolerance(tol, q, fischer);
+    if let Some(k) = max_iter {
+        s.stopping.max_iterations = k;
+    }
+    s.sub_solver = match a {
+        Operator::Dense(_) => SubSolver::Direct,
+        Operator::Sparse(_) => SubSolver::Gmres { restart: None, max_iterations: None },
+    };
+    s.assume_symmetric = a.is_symmetric();
+    s
+}
+
+impl BenchSolver for Newton {
+    fn name(&self) -> &'static str {
+        match self.kind {
+            NewtonKind::MinMap => "minmap-newton",
+            NewtonKind::Fischer => "fischer-newton",
+        }
+    }
+    fn description(&self) -> &'static str {
+        match self.kind {
+            NewtonKind::MinMap => "minimum-map Newton, projected Armijo search (direct or GMRES sub-solves)",
+            NewtonKind::Fischer => "Fischer-Newton, perturbation strategy, projected Armijo search",
+        }
+    }
+    fn prepare(
+        &self,
+        m: &CooMatrix<f64>,
+        q: &[f64],
+        opts: &BenchOptions,
+    ) -> Result<Box<dyn PreparedSolve>, String> {
+        let a = Operator::from_coo(m)?;
+        let settings = newton_settings(&a, q, opts.tol, opts.max_iter, self.kind == NewtonKind::Fischer);
+        settings.validate().map_err(|e| e.to_string())?;
+        Ok(Box::new(PreparedNewton { a, q: q.to_vec(), kind: self.kind, settings }))
+    }
+}
+
+impl PreparedSolve for PreparedNewton {
+    fn solve(&mut self) -> SolveOutcome {
+        let a = self.a.as_dyn();
+        let r = match self.kind {
+            NewtonKind::MinMap => solve_minmap_newton(a, &self.q, None, &self.settings),
+            NewtonKind::Fischer => {
+                let fs = FischerSettings { newton: self.settings, ..FischerSettings::default() };
+                solve_fischer_newton(a, &self.q, None, &fs)
+            }
+        };
+        match r {
+            Ok(sol) => iterative_outcome(
+                sol,
+                if self.kind == NewtonKind::MinMap { "minmap-newton" } else { "fischer-newton" },
+            ),
+            Err(e) => refused(e),
         }
     }
 }
