@@ -6,14 +6,17 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use clap::{ArgGroup, Args, ValueEnum};
 use proxima_lcp::io::{
-    IoError, ProblemFile, ReadLimits, lcp_from_coo, read_json_problem_with, read_mtx_matrix, read_mtx_vector,
-    read_siconos_lcp_with,
+    CooMatrix, IoError, ProblemFile, ReadLimits, lcp_from_coo, read_json_problem_with, read_mtx_matrix,
+    read_mtx_vector, read_siconos_lcp_with,
 };
-use proxima_lcp::{Lcp, LcpSolution, LemkeSettings, QpSettings, QpStatus, Rational, solve_lemke, solve_qp};
+use proxima_lcp::{
+    Lcp, LcpResidual, LcpSolution, LemkeSettings, QpSettings, QpStatus, Rational, solve_lemke, solve_qp,
+};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::common::{self, Internal, Scalar, json_vec, text_vec};
+use crate::solvers::{self, BenchOptions, BenchSolver};
 
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -37,9 +40,16 @@ pub struct SolveArgs {
     /// MatrixMarket file of q (with --matrix).
     #[arg(long, requires = "matrix", conflicts_with = "file")]
     pub vector: Option<PathBuf>,
-    /// Solver: `lemke` (the only one for now).
+    /// Solver: lemke (exact-capable, LCPs and QPs), or for f64 LCPs baraff, minmap-newton,
+    /// fischer-newton, jacobi, pgs, psor (the `bench-lcp` solvers, with their defaults).
     #[arg(long, default_value = "lemke")]
     pub method: String,
+    /// Tolerance of the iterative methods: success means ‖min(z, w)‖∞ ≤ tol·max(1, ‖q‖₂).
+    #[arg(long, default_value_t = 1e-9)]
+    pub tol: f64,
+    /// Iteration / pivot limit of the chosen method (default: the method's own).
+    #[arg(long)]
+    pub max_iter: Option<usize>,
     /// Read the numbers exactly and solve in rational arithmetic; print exact fractions.
     #[arg(long)]
     pub exact: bool,
@@ -50,9 +60,6 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = ReadLimits::DEFAULT_MAX_N)]
     pub max_n: usize,
 }
-
-/// Methods `solve` knows.
-pub const METHODS: [&str; 1] = ["lemke"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Source {
@@ -123,10 +130,35 @@ struct Answer<T> {
     kind: &'static str,
     n: usize,
     status: String,
-    lcp: LcpSolution<T>,
+    /// The LCP status name when a QP was solved through its LCP.
+    lcp_status: Option<&'static str>,
+    z: Vec<T>,
+    w: Vec<T>,
+    residual: LcpResidual<T>,
+    pivots: usize,
+    path: String,
     x: Option<Vec<T>>,
     objective: Option<T>,
     time: Duration,
+}
+
+impl<T: Scalar> Answer<T> {
+    fn from_lcp(kind: &'static str, n: usize, status: String, sol: LcpSolution<T>, time: Duration) -> Self {
+        Answer {
+            kind,
+            n,
+            status,
+            lcp_status: (kind == "qp").then(|| sol.status.as_str()),
+            residual: sol.residual,
+            pivots: sol.pivots,
+            path: sol.path.to_string(),
+            z: sol.z,
+            w: sol.w,
+            x: None,
+            objective: None,
+            time,
+        }
+    }
 }
 
 /// QP status names for output.
@@ -149,15 +181,7 @@ fn solve_loaded<T: Scalar>(loaded: Loaded<T>) -> Result<Answer<T>> {
             let sol = common::catch(|| solve_lemke(&lcp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
             let time = start.elapsed();
             let sol = sol.map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
-            Ok(Answer {
-                kind: "lcp",
-                n: lcp.n(),
-                status: sol.status.as_str().to_string(),
-                lcp: sol,
-                x: None,
-                objective: None,
-                time,
-            })
+            Ok(Answer::from_lcp("lcp", lcp.n(), sol.status.as_str().to_string(), sol, time))
         }
         Loaded::Qp(qp) => {
             let settings = QpSettings::default();
@@ -165,15 +189,10 @@ fn solve_loaded<T: Scalar>(loaded: Loaded<T>) -> Result<Answer<T>> {
             let sol = common::catch(|| solve_qp(&qp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
             let time = start.elapsed();
             let sol = sol.map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
-            Ok(Answer {
-                kind: "qp",
-                n: qp.n(),
-                status: qp_status_str(sol.status),
-                lcp: sol.lcp,
-                x: Some(sol.x),
-                objective: Some(sol.objective),
-                time,
-            })
+            let mut answer = Answer::from_lcp("qp", qp.n(), qp_status_str(sol.status), sol.lcp, time);
+            answer.x = Some(sol.x);
+            answer.objective = Some(sol.objective);
+            Ok(answer)
         }
     }
 }
@@ -209,7 +228,7 @@ struct SolveOut<'a> {
 }
 
 fn print<T: Scalar>(answer: &Answer<T>, name: &str, args: &SolveArgs) -> Result<()> {
-    let sol = &answer.lcp;
+    let sol = answer;
     match args.format {
         Format::Json => {
             let out = SolveOut {
@@ -219,13 +238,13 @@ fn print<T: Scalar>(answer: &Answer<T>, name: &str, args: &SolveArgs) -> Result<
                 scalar: T::LABEL,
                 method: &args.method,
                 status: &answer.status,
-                lcp_status: (answer.kind == "qp").then(|| sol.status.as_str()),
+                lcp_status: answer.lcp_status,
                 x: answer.x.as_deref().map(json_vec),
                 objective: answer.objective.as_ref().map(Scalar::to_json),
                 z: json_vec(&sol.z),
                 w: json_vec(&sol.w),
                 pivots: sol.pivots,
-                path: sol.path.to_string(),
+                path: sol.path.clone(),
                 residual: ResidualOut {
                     min_map_inf: sol.residual.min_map_inf.to_json(),
                     complementarity: sol.residual.complementarity.to_json(),
@@ -245,8 +264,10 @@ fn print<T: Scalar>(answer: &Answer<T>, name: &str, args: &SolveArgs) -> Result<
             };
             println!("problem    {name}");
             println!("           {kind}, {arithmetic}, method {}", args.method);
+            let steps =
+                if matches!(args.method.as_str(), "lemke" | "baraff") { "pivots" } else { "iterations" };
             println!(
-                "status     {}  (path {}, {} pivots, {})",
+                "status     {}  (path {}, {} {steps}, {})",
                 answer.status,
                 sol.path,
                 sol.pivots,
@@ -255,7 +276,7 @@ fn print<T: Scalar>(answer: &Answer<T>, name: &str, args: &SolveArgs) -> Result<
             if let (Some(x), Some(obj)) = (&answer.x, &answer.objective) {
                 println!("x          {}", text_vec(x));
                 println!("objective  {}", obj.to_text());
-                println!("LCP        {}", sol.status);
+                println!("LCP        {}", sol.lcp_status.unwrap_or("-"));
             }
             println!("z          {}", text_vec(&sol.z));
             println!("w          {}", text_vec(&sol.w));
@@ -278,10 +299,56 @@ fn run_typed<T: Scalar>(args: &SolveArgs) -> Result<()> {
     print(&answer, &name, args)
 }
 
+/// An f64 LCP through one of the `bench-lcp` solvers (iterative or Baraff pivoting).
+fn run_method(args: &SolveArgs, solver: &dyn BenchSolver) -> Result<()> {
+    if args.exact {
+        bail!("--exact needs --method lemke (method {} runs in f64)", args.method);
+    }
+    if !(args.tol.is_finite() && args.tol > 0.0) {
+        bail!("--tol must be a positive number, got {}", args.tol);
+    }
+    let limits = ReadLimits::new(args.max_n);
+    let (loaded, name) = load::<f64>(args, &limits)?;
+    let Loaded::Lcp(lcp) = loaded else {
+        bail!("method {} solves LCPs; a QP needs --method lemke", args.method);
+    };
+    let n = lcp.n();
+    let coo = CooMatrix::from_dense(n, n, lcp.m()).ok_or_else(|| anyhow!("matrix size mismatch"))?;
+    let opts = BenchOptions { tol: args.tol, max_iter: args.max_iter };
+    let mut prepared =
+        solver.prepare(&coo, lcp.q(), &opts).map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
+    let start = Instant::now();
+    let out = common::catch(|| prepared.solve()).map_err(|m| anyhow!(Internal(m)))?;
+    let time = start.elapsed();
+    if let Some(e) = out.error {
+        bail!("the solver rejected the problem: {e}");
+    }
+    let mut w = vec![0.0; n];
+    lcp.view().compute_w(&out.z, &mut w);
+    let answer = Answer {
+        kind: "lcp",
+        n,
+        status: out.info.unwrap_or_else(|| out.status.as_str().to_string()),
+        lcp_status: None,
+        residual: lcp.residual(&out.z),
+        pivots: out.iterations.unwrap_or(0) as usize,
+        path: out.path.unwrap_or_else(|| args.method.clone()),
+        z: out.z,
+        w,
+        x: None,
+        objective: None,
+        time,
+    };
+    print(&answer, &name, args)
+}
+
 /// Runs `proxima solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
-    if !METHODS.contains(&args.method.as_str()) {
-        bail!("unknown method {:?}; known methods: {}", args.method, METHODS.join(", "));
+    if args.method == "lemke" {
+        return if args.exact { run_typed::<Rational>(args) } else { run_typed::<f64>(args) };
     }
-    if args.exact { run_typed::<Rational>(args) } else { run_typed::<f64>(args) }
+    let solver = solvers::find(&args.method).ok_or_else(|| {
+        anyhow!("unknown method {:?}; known methods: {}", args.method, solvers::known_described())
+    })?;
+    run_method(args, solver)
 }
