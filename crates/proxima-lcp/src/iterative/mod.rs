@@ -24,3 +24,4 @@ mod outcome;
 pub mod splitting;
 
 pub use outcome::{IterativeSolution, IterativeStatus, StoppingCriteria, lcp_residual_f64};
+pub use splitting::{QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting};
