@@ -23,5 +23,6 @@ pub mod newton;
 mod outcome;
 pub mod splitting;
 
+pub use boxed::{BoxBounds, BoxedResidual, BoxedSettings, BoxedSolution, FrictionBound, solve_boxed_pgs};
 pub use outcome::{IterativeSolution, IterativeStatus, StoppingCriteria, lcp_residual_f64};
 pub use splitting::{QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting};

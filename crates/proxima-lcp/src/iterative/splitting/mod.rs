@@ -40,4 +40,5 @@ mod solve;
 pub use kernel::{
     infeasibility, inverse_diagonal, jacobi_step, merit_106, projected_sweep, qp_objective, relax_component,
 };
+pub(crate) use solve::start_point;
 pub use solve::{QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting};
