@@ -1,4 +1,4 @@
-//! Contact(K_c) (spec §7.2, [H]; num4lcp's `make_contact_matrix`): the synthetic
+//! Contact(K_c) (spec §7.2, \[H\]; num4lcp's `make_contact_matrix`): the synthetic
 //! Stewart–Trinkle fill pattern with K = 4 friction directions, blocks of 6 per contact
 //! (normal, 4 tangents, β_c), N = 6 K_c.
 //!

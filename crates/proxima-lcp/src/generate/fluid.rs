@@ -1,11 +1,11 @@
 //! Fluid families: the companion suite's banded matrix, and a geometric grid Poisson LCP.
 //!
-//! **Fluid(G)** (spec §7.2, [H]): N = G³, A = I, three values R_d ~ U(−1, 0) placed on the
+//! **Fluid(G)** (spec §7.2, \[H\]): N = G³, A = I, three values R_d ~ U(−1, 0) placed on the
 //! bands at offsets ±d, d = 1, 2, 3 (7 non-zero diagonals, one value per band); if
 //! λ_min(A) ≤ 0 then A ← A + (0.5 − λ_min) I. Symmetric PD and banded, but not a geometric
 //! stencil (offsets 1, 2, 3 instead of 1, G, G²).
 //!
-//! **Grid Poisson with separating walls** (spec §2.2, [X]): a box of cells, `dims = [nx, ny]`
+//! **Grid Poisson with separating walls** (spec §2.2, \[X\]): a box of cells, `dims = [nx, ny]`
 //! (5-point stencil) or `[nx, ny, nz]` (7-point stencil), the last axis vertical, every cell
 //! fluid, cells ordered with the first axis fastest. Solid walls on every side except the top,
 //! which is open air (Dirichlet p = 0). With h = Δt = ρ = 1, after u = u* − ∇p the divergence

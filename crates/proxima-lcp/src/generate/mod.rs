@@ -41,7 +41,7 @@ pub use rhs::{Rhs, RhsKind, make_rhs};
 pub use write::{write_family, write_problem};
 
 use crate::error::LcpError;
-use crate::operator::{CsrMatrix, DenseMatrix, LinearOperator};
+use crate::operator::{CsrMatrix, DenseMatrix, LinearOperator, RowAccess};
 
 /// A problem family with its size parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,6 +167,27 @@ impl LinearOperator for ProblemMatrix {
         match self {
             ProblemMatrix::Sparse(m) => m.nnz_hint(),
             ProblemMatrix::Dense(m) => m.nnz_hint(),
+        }
+    }
+}
+
+impl RowAccess for ProblemMatrix {
+    type Aux = ();
+    fn new_aux(&self) {}
+    fn sync_aux(&self, _x: &[f64], _aux: &mut ()) {}
+    #[inline]
+    fn row_dot(&self, i: usize, x: &[f64], aux: &()) -> f64 {
+        match self {
+            ProblemMatrix::Sparse(m) => m.row_dot(i, x, aux),
+            ProblemMatrix::Dense(m) => m.row_dot(i, x, aux),
+        }
+    }
+    #[inline]
+    fn update_aux(&self, _i: usize, _delta: f64, _aux: &mut ()) {}
+    fn is_symmetric(&self) -> bool {
+        match self {
+            ProblemMatrix::Sparse(m) => m.is_symmetric(),
+            ProblemMatrix::Dense(m) => m.is_symmetric(),
         }
     }
 }

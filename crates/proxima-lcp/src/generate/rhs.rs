@@ -3,7 +3,7 @@
 //! * [`RhsKind::MakeLcp`] (num4lcp's `make_lcp`, kept literally): x*_i ~ U[0, 1), set to 0
 //!   where x*_i < F; b_i = −(A x*)_i where x*_i > 0 and b_i = 0 where x*_i = 0. At the zeros
 //!   y_i = (A x*)_i may be negative, so x* is in general **not** a solution.
-//! * [`RhsKind::Planted`] ([X]): the same x*, and b_i = −(A x*)_i + w_i with w_i ~ U[0, 1)
+//! * [`RhsKind::Planted`] (\[X\]): the same x*, and b_i = −(A x*)_i + w_i with w_i ~ U[0, 1)
 //!   where x*_i = 0: x* is a strictly complementary solution (y = w).
 //! * [`RhsKind::Native`]: a family's own physical b (only the grid fluid has one); handled by
 //!   [`generate`](super::generate), rejected by [`make_rhs`].

@@ -5,15 +5,25 @@
 //! direct sub-solves, an assembled copy. A contact problem A = J M⁻¹ Jᵀ can therefore be
 //! solved from J and M⁻¹ without forming A, and a fluid problem from its stencil.
 //!
+//! | type | storage | row access ([`RowAccess`]) |
+//! |---|---|---|
+//! | [`DenseMatrix`] | dense row-major | direct |
+//! | [`CsrMatrix`] | CSR (`sprs`, `u32` column indices) | direct |
+//! | [`ContactOperator`] | J (CSR) and a [`BlockDiagonal`] M⁻¹ | via v = M⁻¹Jᵀx |
+//!
 //! Edge cases: `apply` is called with slices of length [`LinearOperator::dim`]; implementors
 //! may panic on other lengths (a programming error, not an input error: solvers check sizes
 //! once and return [`LcpError::DimensionMismatch`](crate::LcpError) before iterating).
 
+mod contact;
 mod csr;
 mod dense;
+mod rows;
 
+pub use contact::{BlockDiagonal, ContactOperator};
 pub use csr::{CsrMatrix, SprsCsr};
 pub use dense::DenseMatrix;
+pub use rows::RowAccess;
 
 /// A square linear operator x ↦ A x on ℝⁿ.
 pub trait LinearOperator {

@@ -1,1 +1,0 @@
-//! Splitting methods: projected Jacobi, PGS, PSOR, QP-based PGS (in progress).

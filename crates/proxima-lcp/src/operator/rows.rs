@@ -1,0 +1,86 @@
+//! Row access for Gauss–Seidel-type sweeps.
+//!
+//! A projected Gauss–Seidel sweep needs, for i = 1..n in order, the row product A_{i*} x with
+//! the partially updated x, and then changes x_i alone. Stored matrices read row i directly
+//! (O(nnz of row i)). A matrix-free contact operator A = J M⁻¹ Jᵀ keeps the auxiliary vector
+//! v = M⁻¹ Jᵀ x: then A_{i*} x = J_i v, and a change δ of x_i updates v ← v + δ · M⁻¹ J_iᵀ, so
+//! a row costs O(nnz of J_i plus its M⁻¹ fill) instead of a product with all of A.
+//!
+//! Protocol: [`RowAccess::new_aux`] once, [`RowAccess::sync_aux`] whenever x was changed other
+//! than through [`RowAccess::update_aux`] (start of a solve), then per component
+//! `row_dot` → change x_i by δ → `update_aux(i, δ)`.
+
+use super::{CsrMatrix, DenseMatrix, LinearOperator};
+
+/// Row-wise access to A for splitting methods (see the module docs).
+pub trait RowAccess: LinearOperator {
+    /// Auxiliary state kept consistent with x (`()` for stored matrices).
+    type Aux;
+
+    /// A fresh auxiliary state (allocates; call once per solve).
+    fn new_aux(&self) -> Self::Aux;
+
+    /// Recomputes the auxiliary state from x.
+    fn sync_aux(&self, x: &[f64], aux: &mut Self::Aux);
+
+    /// A_{i*} x, given an auxiliary state consistent with x.
+    fn row_dot(&self, i: usize, x: &[f64], aux: &Self::Aux) -> f64;
+
+    /// Records that x_i changed by `delta` (after the change).
+    fn update_aux(&self, i: usize, delta: f64, aux: &mut Self::Aux);
+
+    /// `true` when A = Aᵀ (exactly for stored matrices; by construction for J M⁻¹ Jᵀ).
+    fn is_symmetric(&self) -> bool;
+}
+
+impl RowAccess for DenseMatrix {
+    type Aux = ();
+    fn new_aux(&self) {}
+    fn sync_aux(&self, _x: &[f64], _aux: &mut ()) {}
+    #[inline]
+    fn row_dot(&self, i: usize, x: &[f64], _aux: &()) -> f64 {
+        self.row(i).iter().zip(x).map(|(a, b)| a * b).sum()
+    }
+    #[inline]
+    fn update_aux(&self, _i: usize, _delta: f64, _aux: &mut ()) {}
+    fn is_symmetric(&self) -> bool {
+        DenseMatrix::is_symmetric(self)
+    }
+}
+
+impl RowAccess for CsrMatrix {
+    type Aux = ();
+    fn new_aux(&self) {}
+    fn sync_aux(&self, _x: &[f64], _aux: &mut ()) {}
+    #[inline]
+    fn row_dot(&self, i: usize, x: &[f64], _aux: &()) -> f64 {
+        let (cols, vals) = self.row(i);
+        cols.iter().zip(vals).map(|(&j, &a)| a * x[j as usize]).sum()
+    }
+    #[inline]
+    fn update_aux(&self, _i: usize, _delta: f64, _aux: &mut ()) {}
+    fn is_symmetric(&self) -> bool {
+        CsrMatrix::is_symmetric(self)
+    }
+}
+
+impl<A: RowAccess + ?Sized> RowAccess for &A {
+    type Aux = A::Aux;
+    fn new_aux(&self) -> A::Aux {
+        (**self).new_aux()
+    }
+    fn sync_aux(&self, x: &[f64], aux: &mut A::Aux) {
+        (**self).sync_aux(x, aux)
+    }
+    #[inline]
+    fn row_dot(&self, i: usize, x: &[f64], aux: &A::Aux) -> f64 {
+        (**self).row_dot(i, x, aux)
+    }
+    #[inline]
+    fn update_aux(&self, i: usize, delta: f64, aux: &mut A::Aux) {
+        (**self).update_aux(i, delta, aux)
+    }
+    fn is_symmetric(&self) -> bool {
+        (**self).is_symmetric()
+    }
+}
