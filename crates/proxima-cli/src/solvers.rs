@@ -5,12 +5,13 @@
 //! returned [`PreparedSolve::solve`] is the timed call.
 
 use proxima_lcp::baraff::{BaraffSettings, solve_baraff};
+use proxima_lcp::generate::ProblemMatrix;
 use proxima_lcp::io::{CooMatrix, ReadLimits, lcp_from_coo};
 use proxima_lcp::iterative::{
-    FischerSettings, IterativeSolution, IterativeStatus, NewtonSettings, SubSolver, solve_fischer_newton,
-    solve_minmap_newton,
+    FischerSettings, IterativeSolution, IterativeStatus, NewtonSettings, SplittingMethod, SplittingSettings,
+    StoppingCriteria, SubSolver, solve_fischer_newton, solve_minmap_newton, solve_splitting,
 };
-use proxima_lcp::operator::{CsrMatrix, DenseMatrix, LinearOperator};
+use proxima_lcp::operator::{CsrMatrix, DenseMatrix, LinearOperator, RowAccess};
 use proxima_lcp::{Lcp, LcpStatus, LemkeSettings, solve_lemke};
 
 /// Harness options a solver may use.
@@ -108,8 +109,15 @@ pub trait BenchSolver: Sync {
 }
 
 /// Every solver `bench-lcp` knows.
-pub static REGISTRY: &[&dyn BenchSolver] =
-    &[&Lemke, &Baraff, &Newton { kind: NewtonKind::MinMap }, &Newton { kind: NewtonKind::Fischer }];
+pub static REGISTRY: &[&dyn BenchSolver] = &[
+    &Lemke,
+    &Baraff,
+    &Newton { kind: NewtonKind::MinMap },
+    &Newton { kind: NewtonKind::Fischer },
+    &Splitting { method: SplittingMethod::Jacobi },
+    &Splitting { method: SplittingMethod::Pgs },
+    &Splitting { method: SplittingMethod::Psor { omega: 1.4 } },
+];
 
 /// The solver called `name`.
 pub fn find(name: &str) -> Option<&'static dyn BenchSolver> {
@@ -183,43 +191,20 @@ fn refused(e: impl ToString) -> SolveOutcome {
     }
 }
 
-/// An operator as read: CSR when at most a quarter of the entries are stored, dense otherwise.
-pub enum Operator {
-    /// Dense row-major.
-    Dense(DenseMatrix),
-    /// Sparse rows.
-    Sparse(CsrMatrix),
-}
+/// The matrix as read: CSR when at most a quarter of the entries are stored, dense otherwise.
+pub type Operator = ProblemMatrix;
 
-impl Operator {
-    /// Converts the matrix as read (validation: square, finite).
-    pub fn from_coo(m: &CooMatrix<f64>) -> Result<Self, String> {
-        if m.nrows() != m.ncols() {
-            return Err(format!("matrix is not square: {} x {}", m.nrows(), m.ncols()));
-        }
-        let n = m.nrows();
-        let csr = CsrMatrix::from_coo(m).map_err(|e| e.to_string())?;
-        if csr.nnz().saturating_mul(4) <= n.saturating_mul(n) {
-            Ok(Operator::Sparse(csr))
-        } else {
-            Ok(Operator::Dense(csr.to_dense()))
-        }
+/// Converts the matrix as read (validation: square, finite) to an [`Operator`].
+pub fn operator_from_coo(m: &CooMatrix<f64>) -> Result<Operator, String> {
+    if m.nrows() != m.ncols() {
+        return Err(format!("matrix is not square: {} x {}", m.nrows(), m.ncols()));
     }
-
-    /// The operator behind it.
-    pub fn as_dyn(&self) -> &(dyn LinearOperator + Send + Sync) {
-        match self {
-            Operator::Dense(a) => a,
-            Operator::Sparse(a) => a,
-        }
-    }
-
-    /// `true` when A = Aᵀ exactly.
-    pub fn is_symmetric(&self) -> bool {
-        match self {
-            Operator::Dense(a) => a.is_symmetric(),
-            Operator::Sparse(a) => a.is_symmetric(),
-        }
+    let n = m.nrows();
+    let csr = CsrMatrix::from_coo(m).map_err(|e| e.to_string())?;
+    if csr.nnz().saturating_mul(4) <= n.saturating_mul(n) {
+        Ok(ProblemMatrix::Sparse(csr))
+    } else {
+        Ok(ProblemMatrix::Dense(csr.to_dense()))
     }
 }
 
@@ -266,7 +251,7 @@ impl BenchSolver for Baraff {
         q: &[f64],
         opts: &BenchOptions,
     ) -> Result<Box<dyn PreparedSolve>, String> {
-        let a = Operator::from_coo(m)?.as_dyn().to_dense();
+        let a = operator_from_coo(m)?.to_dense();
         let settings = BaraffSettings { max_pivots: opts.max_iter, ..BaraffSettings::default() };
         settings.validate().map_err(|e| e.to_string())?;
         Ok(Box::new(PreparedBaraff { a, q: q.to_vec(), settings }))
@@ -325,8 +310,8 @@ pub fn newton_settings(
         s.stopping.max_iterations = k;
     }
     s.sub_solver = match a {
-        Operator::Dense(_) => SubSolver::Direct,
-        Operator::Sparse(_) => SubSolver::Gmres { restart: None, max_iterations: None },
+        ProblemMatrix::Dense(_) => SubSolver::Direct,
+        ProblemMatrix::Sparse(_) => SubSolver::Gmres { restart: None, max_iterations: None },
     };
     s.assume_symmetric = a.is_symmetric();
     s
@@ -351,7 +336,7 @@ impl BenchSolver for Newton {
         q: &[f64],
         opts: &BenchOptions,
     ) -> Result<Box<dyn PreparedSolve>, String> {
-        let a = Operator::from_coo(m)?;
+        let a = operator_from_coo(m)?;
         let settings = newton_settings(&a, q, opts.tol, opts.max_iter, self.kind == NewtonKind::Fischer);
         settings.validate().map_err(|e| e.to_string())?;
         Ok(Box::new(PreparedNewton { a, q: q.to_vec(), kind: self.kind, settings }))
@@ -360,7 +345,7 @@ impl BenchSolver for Newton {
 
 impl PreparedSolve for PreparedNewton {
     fn solve(&mut self) -> SolveOutcome {
-        let a = self.a.as_dyn();
+        let a = &self.a;
         let r = match self.kind {
             NewtonKind::MinMap => solve_minmap_newton(a, &self.q, None, &self.settings),
             NewtonKind::Fischer => {
@@ -373,6 +358,67 @@ impl PreparedSolve for PreparedNewton {
                 sol,
                 if self.kind == NewtonKind::MinMap { "minmap-newton" } else { "fischer-newton" },
             ),
+            Err(e) => refused(e),
+        }
+    }
+}
+
+/// Projected Jacobi, PGS or PSOR(ω = 1.4) on the matrix as read (CSR or dense).
+struct Splitting {
+    method: SplittingMethod,
+}
+
+struct PreparedSplitting {
+    a: Operator,
+    q: Vec<f64>,
+    settings: SplittingSettings,
+}
+
+/// The splitting settings the CLI uses: merit (106) θ = Σ xᵢ|yᵢ| below (tol·s)² bounds every
+/// |min(xᵢ, yᵢ)| ≤ √(xᵢyᵢ) ≤ tol·s, and the solver's feasibility test (−yᵢ < ε at xᵢ = 0)
+/// with the same ε covers the rest, so a `converged` answer meets the harness rule.
+pub fn splitting_settings(
+    method: SplittingMethod,
+    q: &[f64],
+    tol: f64,
+    max_iter: Option<usize>,
+) -> SplittingSettings {
+    let s = q.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
+    let mut stopping = StoppingCriteria { absolute: (tol * s) * (tol * s), ..StoppingCriteria::default() };
+    if let Some(k) = max_iter {
+        stopping.max_iterations = k;
+    }
+    SplittingSettings { method, stopping }
+}
+
+impl BenchSolver for Splitting {
+    fn name(&self) -> &'static str {
+        self.method.name()
+    }
+    fn description(&self) -> &'static str {
+        match self.method {
+            SplittingMethod::Jacobi => "projected Jacobi (CSR or dense)",
+            SplittingMethod::Pgs => "projected Gauss-Seidel (CSR or dense)",
+            _ => "projected SOR, relaxation 1.4 (CSR or dense)",
+        }
+    }
+    fn prepare(
+        &self,
+        m: &CooMatrix<f64>,
+        q: &[f64],
+        opts: &BenchOptions,
+    ) -> Result<Box<dyn PreparedSolve>, String> {
+        let a = operator_from_coo(m)?;
+        let settings = splitting_settings(self.method, q, opts.tol, opts.max_iter);
+        settings.validate().map_err(|e| e.to_string())?;
+        Ok(Box::new(PreparedSplitting { a, q: q.to_vec(), settings }))
+    }
+}
+
+impl PreparedSolve for PreparedSplitting {
+    fn solve(&mut self) -> SolveOutcome {
+        match solve_splitting(&self.a, &self.q, None, &self.settings) {
+            Ok(sol) => iterative_outcome(sol, self.settings.method.name()),
             Err(e) => refused(e),
         }
     }
