@@ -8,6 +8,7 @@
 //! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
+//! proxima reproduce lcp-methods --out DIR [--count 100] [--seed 1] [--quick]
 //! ```
 //!
 //! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error);
@@ -18,7 +19,9 @@ mod bench_geometry;
 mod bench_lcp;
 mod common;
 mod demo;
+mod plot;
 mod query;
+mod reproduce_lcp;
 mod solve;
 mod solvers;
 mod workload;
@@ -48,6 +51,18 @@ enum Command {
     Query(query::QueryArgs),
     /// Time the geometry queries of a workload file and write JSON Lines results (harness contract).
     BenchGeometry(bench_geometry::BenchGeometryArgs),
+    /// Regenerate a spec's experiments end to end: SVG figures and a Markdown report beside the
+    /// spec's numbers.
+    #[command(subcommand)]
+    Reproduce(Reproduce),
+}
+
+/// The experiments `proxima reproduce` regenerates.
+#[derive(Debug, Subcommand)]
+enum Reproduce {
+    /// LCP methods for physics (spec lcp-methods.md §7): convergence, strategies, PSOR sweep,
+    /// timing, robustness, iteration statistics, warm start, zero eigenvalues.
+    LcpMethods(reproduce_lcp::LcpMethodsArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +81,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Query(args) => query::run(&args),
         Command::BenchGeometry(args) => bench_geometry::run(&args),
+        Command::Reproduce(Reproduce::LcpMethods(args)) => reproduce_lcp::run_lcp_methods(&args),
     });
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,

@@ -101,7 +101,9 @@ pub struct IterativeSolution {
     pub z: Vec<f64>,
     /// y = A x + b at the final iterate.
     pub w: Vec<f64>,
-    /// Iterations performed (spec §4 counting).
+    /// Iterations performed, spec §4 counting: sweeps for splitting methods; for Newton
+    /// methods the passes of the loop including the one that stopped the run (k Newton steps
+    /// then convergence = k + 1), or the limit for `MaxIterations`.
     pub iterations: usize,
     /// The method's merit after each iteration (index 0 = first iteration for splitting
     /// methods; for Newton methods index k is θ at the top of iteration k).

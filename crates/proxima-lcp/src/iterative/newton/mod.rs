@@ -557,6 +557,10 @@ fn run<A: LinearOperator + ?Sized>(
         previous = theta;
         iterations += 1;
     };
+    // Spec §4 [H] counting: the pass that stopped the run counts as an iteration (a run that
+    // converges after k steps reports k + 1, like the companion code); a run stopped by the
+    // iteration limit reports the limit.
+    let iterations = if status == IterativeStatus::MaxIterations { iterations } else { iterations + 1 };
     let (w, residual) = lcp_residual_f64(a, b, &x);
     Ok(IterativeSolution { status, z: x, w, iterations, merit_history: history, residual })
 }
