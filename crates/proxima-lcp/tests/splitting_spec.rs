@@ -253,6 +253,32 @@ fn warm_start_from_the_solution_converges_in_one_sweep() {
 }
 
 #[test]
+fn stagnation_and_relative_statuses() {
+    // Started at the solution with the absolute test off: nothing moves, so Stagnated after
+    // one sweep (never "converged" on a start point without a sweep).
+    let stop =
+        StoppingCriteria { max_iterations: 50, absolute: 0.0, relative: 0.0, stagnation: f64::EPSILON };
+    let sol = solve_splitting(
+        &a2(),
+        &[-3.0, -3.0],
+        Some(&[1.0, 1.0]),
+        &SplittingSettings::pgs().with_stopping(stop),
+    )
+    .unwrap();
+    assert_eq!((sol.status, sol.iterations), (IterativeStatus::Stagnated, 1));
+    // A slow PSD problem with a loose relative tolerance stops on the relative test.
+    let mut rng = SmallRng::seed_from_u64(12);
+    let a = dense_psd(40, 0.5, &mut rng).unwrap();
+    let b = make_rhs(&a, RhsKind::MAKE_LCP_QUARTER, &mut rng).unwrap().b;
+    let stop = StoppingCriteria { max_iterations: 10_000, absolute: 0.0, relative: 1e-2, stagnation: 0.0 };
+    let sol = solve_splitting(&a, &b, None, &SplittingSettings::pgs().with_stopping(stop)).unwrap();
+    assert_eq!(sol.status, IterativeStatus::ConvergedRelative);
+    let k = sol.iterations - 1;
+    let h = &sol.merit_history;
+    assert!(k >= 1 && (h[k] - h[k - 1]).abs() < 1e-2 * h[k - 1]);
+}
+
+#[test]
 fn divergence_is_a_status_not_an_answer() {
     // Non-symmetric with a positive diagonal: the Jacobi/PGS iteration blows up.
     let a = DenseMatrix::from_row_major(2, vec![1.0, -10.0, -10.0, 1.0]).unwrap();
