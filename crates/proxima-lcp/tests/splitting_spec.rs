@@ -326,4 +326,7 @@ fn bad_input_is_an_error() {
         Err(LcpError::InvalidSettings { .. })
     ));
     assert_eq!(SplittingMethod::Psor { omega: 1.4 }.name(), "psor");
+    assert_eq!(SplittingMethod::from_name("psor", 1.2), Ok(SplittingMethod::Psor { omega: 1.2 }));
+    assert_eq!(SplittingMethod::from_name("jacobi", 0.0), Ok(SplittingMethod::Jacobi));
+    assert!(matches!(SplittingMethod::from_name("sor", 1.0), Err(LcpError::InvalidSettings { .. })));
 }
