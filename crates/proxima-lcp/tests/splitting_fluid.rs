@@ -48,6 +48,43 @@ fn fluid_robustness_sample_pgs_and_psor() {
     assert!((1.4..=2.6).contains(&(mp / ms)), "ratio {}", mp / ms);
 }
 
+/// The full spec C1/C3 setup: 100 × Fluid(10). About 10 s in the debug profile.
+/// Run: `cargo test -p proxima-lcp --test splitting_fluid -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn c1_c3_fluid_robustness_100_problems() {
+    let fam = Family::FluidBanded { g: 10 };
+    let (mut pgs_its, mut psor_its) = (Vec::new(), Vec::new());
+    let (mut pgs_ok, mut psor_ok) = (0, 0);
+    for index in 0..100 {
+        let p = generate(&fam, RhsKind::MAKE_LCP_QUARTER, 1, index).unwrap();
+        let pgs =
+            solve_splitting(&p.matrix, &p.b, None, &SplittingSettings::pgs().with_stopping(robustness()))
+                .unwrap();
+        let psor =
+            solve_splitting(&p.matrix, &p.b, None, &SplittingSettings::psor(1.4).with_stopping(robustness()))
+                .unwrap();
+        if pgs.status == IterativeStatus::ConvergedAbsolute {
+            pgs_ok += 1;
+            pgs_its.push(pgs.iterations);
+        }
+        if psor.status == IterativeStatus::ConvergedAbsolute {
+            psor_ok += 1;
+            psor_its.push(psor.iterations);
+        }
+    }
+    let stats = |v: &[usize]| {
+        (mean(v), v.iter().min().copied().unwrap_or(0), v.iter().max().copied().unwrap_or(0), std(v))
+    };
+    println!("PGS  converged_absolute {pgs_ok}/100, mean/min/max/std {:?}", stats(&pgs_its));
+    println!("PSOR converged_absolute {psor_ok}/100, mean/min/max/std {:?}", stats(&psor_its));
+    assert!(pgs_ok >= 95 && psor_ok >= 95);
+    let (mp, ms) = (mean(&pgs_its), mean(&psor_its));
+    assert!((35.0..=65.0).contains(&mp) && (18.0..=35.0).contains(&ms));
+    assert!((1.4..=2.6).contains(&(mp / ms)));
+    assert!(std(&pgs_its) > 2.0 * std(&psor_its));
+}
+
 #[test]
 fn c4_psor_relaxation_sweep_on_fluid10() {
     // ω ∈ {0.2, …, 1.8}, 50 sweeps, tolerances 0; per ω, the first sweep with (106) < 1e-3

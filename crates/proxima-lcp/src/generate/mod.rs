@@ -190,6 +190,12 @@ impl RowAccess for ProblemMatrix {
             ProblemMatrix::Dense(m) => m.is_symmetric(),
         }
     }
+    fn sweep(&self, b: &[f64], x: &mut [f64], aux: &mut (), inv_diag: &[f64], omega: f64) -> f64 {
+        match self {
+            ProblemMatrix::Sparse(m) => m.sweep(b, x, aux, inv_diag, omega),
+            ProblemMatrix::Dense(m) => m.sweep(b, x, aux, inv_diag, omega),
+        }
+    }
 }
 
 /// One generated LCP(A, b).

@@ -46,7 +46,7 @@ pub fn relax_component<A: RowAccess + ?Sized>(
 
 /// One projected Gauss–Seidel / SOR sweep over i = 0..n in order (spec §3.3 normative
 /// reading: each component is projected as soon as it is computed). ω = 1 is PGS. Returns
-/// max_i |Δx_i|. Allocation-free.
+/// max_i |Δx_i|. Allocation-free; dispatches to the operator's [`RowAccess::sweep`] kernel.
 pub fn projected_sweep<A: RowAccess + ?Sized>(
     a: &A,
     b: &[f64],
@@ -55,12 +55,7 @@ pub fn projected_sweep<A: RowAccess + ?Sized>(
     inv_diag: &[f64],
     omega: f64,
 ) -> f64 {
-    let mut max_change = 0.0f64;
-    for i in 0..x.len() {
-        let (step, _) = relax_component(a, b, x, aux, inv_diag, omega, i);
-        max_change = max_change.max(step.abs());
-    }
-    max_change
+    a.sweep(b, x, aux, inv_diag, omega)
 }
 
 /// One projected Jacobi step from y = A x + b of the current x (spec §3.3):

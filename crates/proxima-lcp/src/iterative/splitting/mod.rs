@@ -32,6 +32,22 @@
 //! the matrix-free contact operator J M⁻¹ Jᵀ. Sweeps allocate nothing; a solve allocates its
 //! vectors (x, y, 1/diag, the merit history) once.
 //!
+//! # Example
+//!
+//! ```
+//! use proxima_lcp::iterative::{IterativeStatus, SplittingSettings, StoppingCriteria, solve_splitting};
+//! use proxima_lcp::operator::CsrMatrix;
+//!
+//! // A = [[2, 1], [1, 2]], b = (−3, −3): the solution is x = (1, 1) (spec §8 A3).
+//! let a = CsrMatrix::from_rows(2, vec![vec![(0, 2.0), (1, 1.0)], vec![(0, 1.0), (1, 2.0)]])?;
+//! let settings = SplittingSettings::psor(1.4)
+//!     .with_stopping(StoppingCriteria { absolute: 1e-12, ..StoppingCriteria::default() });
+//! let sol = solve_splitting(&a, &[-3.0, -3.0], None, &settings)?;
+//! assert_eq!(sol.status, IterativeStatus::ConvergedAbsolute);
+//! assert!((sol.z[0] - 1.0).abs() < 1e-6 && sol.residual.min_map_inf < 1e-6);
+//! # Ok::<(), proxima_lcp::LcpError>(())
+//! ```
+//!
 //! [`LcpError::ZeroDiagonal`]: crate::LcpError::ZeroDiagonal
 
 mod kernel;

@@ -20,6 +20,17 @@ pub enum SplittingMethod {
 }
 
 impl SplittingMethod {
+    /// The method named `"jacobi"`, `"pgs"` or `"psor"` (the CLI / bench names); `omega` is
+    /// used by `"psor"` only (validated when solving). Unknown names are `InvalidSettings`.
+    pub fn from_name(name: &str, omega: f64) -> Result<Self, LcpError> {
+        match name {
+            "jacobi" => Ok(SplittingMethod::Jacobi),
+            "pgs" => Ok(SplittingMethod::Pgs),
+            "psor" => Ok(SplittingMethod::Psor { omega }),
+            _ => Err(LcpError::InvalidSettings { field: "method", reason: "expected jacobi, pgs or psor" }),
+        }
+    }
+
     /// `"jacobi"`, `"pgs"` or `"psor"` (the CLI / bench names).
     pub fn name(self) -> &'static str {
         match self {

@@ -1,0 +1,147 @@
+//! Splitting-method benchmarks (divan): `cargo bench -p proxima-lcp --bench splitting`.
+//!
+//! * `sweep_pgs` / `sweep_psor`: one projected Gauss–Seidel / SOR(1.4) sweep on grid fluid
+//!   problems (spec §2.2 generator): 2D 256² = 65 536 and 1024² = 1 048 576 unknowns
+//!   (5-point), 3D 40³ = 64 000 and 100³ = 1 000 000 unknowns (7-point).
+//! * `stream_bound`: the memory-bandwidth bound measured in the same run — a streaming kernel
+//!   that reads exactly the bytes a sweep must read (CSR values 8 B + column indices 4 B per
+//!   entry, row pointers 8 B per row, b, and x read and written, 8 B each per row) with
+//!   independent accumulators, so it runs at memory speed. sweep time / stream time is the
+//!   ratio to report (acceptance: ≤ 2). The sweep also reads 1/A_ii (8 B per row), which the
+//!   bound does not count.
+//! * `dense_pgs_100`: one PGS sweep and a full PGS solve (ε_abs = 1e-8) on Dense PD(100) with a
+//!   planted solution.
+//!
+//! Byte counts are attached to every grid benchmark (divan prints GB/s).
+
+use std::sync::OnceLock;
+
+use divan::counter::BytesCount;
+use divan::{Bencher, black_box};
+use proxima_lcp::generate::{FluidGridSettings, RhsKind, dense_pd, fluid_grid, make_rhs};
+use proxima_lcp::iterative::splitting::{inverse_diagonal, projected_sweep};
+use proxima_lcp::iterative::{SplittingSettings, StoppingCriteria, solve_splitting};
+use proxima_lcp::operator::{CsrMatrix, DenseMatrix};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+fn main() {
+    divan::main();
+}
+
+struct Grid {
+    a: CsrMatrix,
+    b: Vec<f64>,
+    inv_diag: Vec<f64>,
+}
+
+const GRIDS: [&str; 4] = ["2d_65k", "3d_64k", "2d_1m", "3d_1m"];
+
+fn grid(name: &str) -> &'static Grid {
+    static CELLS: [OnceLock<Grid>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let k = GRIDS.iter().position(|g| *g == name).expect("known grid");
+    CELLS[k].get_or_init(|| {
+        let settings = match name {
+            "2d_65k" => FluidGridSettings::grid_2d(256, 256),
+            "3d_64k" => FluidGridSettings::grid_3d(40, 40, 40),
+            "2d_1m" => FluidGridSettings::grid_2d(1024, 1024),
+            _ => FluidGridSettings::grid_3d(100, 100, 100),
+        };
+        let g = fluid_grid(&settings, &mut SmallRng::seed_from_u64(1)).expect("valid grid");
+        let inv_diag = inverse_diagonal(&g.matrix).expect("positive diagonal");
+        Grid { a: g.matrix, b: g.b, inv_diag }
+    })
+}
+
+/// Bytes a sweep must read (x is also written back).
+fn sweep_bytes(g: &Grid) -> u64 {
+    let n = g.a.n() as u64;
+    let nnz = g.a.nnz() as u64;
+    12 * nnz + 8 * (n + 1) + 8 * n /* b */ + 16 * n /* x read + write */
+}
+
+fn run_sweep(bencher: Bencher, name: &str, omega: f64) {
+    let g = grid(name);
+    let mut x = vec![0.0; g.a.n()];
+    // A few sweeps first so that x is a typical mid-solve iterate, not all zeros.
+    for _ in 0..3 {
+        projected_sweep(&g.a, &g.b, &mut x, &mut (), &g.inv_diag, omega);
+    }
+    bencher.counter(BytesCount::new(sweep_bytes(g))).bench_local(|| {
+        black_box(projected_sweep(&g.a, &g.b, black_box(&mut x), &mut (), &g.inv_diag, omega))
+    });
+}
+
+#[divan::bench(args = GRIDS, sample_count = 30)]
+fn sweep_pgs(bencher: Bencher, name: &str) {
+    run_sweep(bencher, name, 1.0);
+}
+
+#[divan::bench(args = GRIDS, sample_count = 30)]
+fn sweep_psor(bencher: Bencher, name: &str) {
+    run_sweep(bencher, name, 1.4);
+}
+
+/// Reads the sweep's bytes at streaming speed: 4 independent accumulators per array.
+fn stream(values: &[f64], indices: &[u32], indptr: &[usize], b: &[f64], x: &mut [f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    for c in values.chunks_exact(4) {
+        for k in 0..4 {
+            acc[k] += c[k];
+        }
+    }
+    let mut iacc = [0u64; 4];
+    for c in indices.chunks_exact(4) {
+        for k in 0..4 {
+            iacc[k] = iacc[k].wrapping_add(u64::from(c[k]));
+        }
+    }
+    for c in indptr.chunks_exact(4) {
+        for k in 0..4 {
+            iacc[k] = iacc[k].wrapping_add(c[k] as u64);
+        }
+    }
+    for (xi, bi) in x.iter_mut().zip(b) {
+        *xi = 0.5 * (*xi + bi);
+    }
+    acc.iter().sum::<f64>() + iacc.iter().fold(0u64, |s, v| s.wrapping_add(*v)) as f64
+}
+
+#[divan::bench(args = GRIDS, sample_count = 30)]
+fn stream_bound(bencher: Bencher, name: &str) {
+    let g = grid(name);
+    let mut x = vec![0.5; g.a.n()];
+    bencher.counter(BytesCount::new(sweep_bytes(g))).bench_local(|| {
+        black_box(stream(g.a.values(), g.a.indices(), g.a.indptr(), &g.b, black_box(&mut x)))
+    });
+}
+
+fn dense_problem() -> &'static (DenseMatrix, Vec<f64>, Vec<f64>) {
+    static P: OnceLock<(DenseMatrix, Vec<f64>, Vec<f64>)> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut rng = SmallRng::seed_from_u64(100);
+        let a = dense_pd(100, &mut rng).expect("n > 0");
+        let b = make_rhs(&a, RhsKind::PLANTED_QUARTER, &mut rng).expect("valid").b;
+        let inv = inverse_diagonal(&a).expect("PD");
+        (a, b, inv)
+    })
+}
+
+#[divan::bench]
+fn dense_pgs_100_sweep(bencher: Bencher) {
+    let (a, b, inv) = dense_problem();
+    let mut x = vec![0.0; 100];
+    bencher.bench_local(|| black_box(projected_sweep(a, b, black_box(&mut x), &mut (), inv, 1.0)));
+}
+
+#[divan::bench]
+fn dense_pgs_100_solve(bencher: Bencher) {
+    let (a, b, _) = dense_problem();
+    let s = SplittingSettings::pgs().with_stopping(StoppingCriteria {
+        max_iterations: 100_000,
+        absolute: 1e-8,
+        relative: 0.0,
+        stagnation: 0.0,
+    });
+    bencher.bench_local(|| black_box(solve_splitting(a, b, None, &s).expect("valid").iterations));
+}
