@@ -85,7 +85,7 @@ impl IncrementalInverse {
             self.v[p] = sv;
         }
         let s = a.get(j, j) - (0..k).map(|q| a.get(j, self.indices[q]) * self.u[q]).sum::<f64>();
-        if !(s.abs() > tolerance) {
+        if s.abs() <= tolerance || s.is_nan() {
             return Err(Singular);
         }
         for p in 0..k {
@@ -117,7 +117,7 @@ impl IncrementalInverse {
             self.indices.swap(pos, last);
         }
         let g22 = self.at(last, last);
-        if !(g22.abs() > tolerance) {
+        if g22.abs() <= tolerance || g22.is_nan() {
             return Err(Singular);
         }
         for p in 0..last {
@@ -151,7 +151,7 @@ impl IncrementalInverse {
             let piv = (col..k)
                 .max_by(|&x, &y| m[x * w + col].abs().total_cmp(&m[y * w + col].abs()))
                 .unwrap_or(col);
-            if !(m[piv * w + col].abs() > tolerance) {
+            if m[piv * w + col].abs() <= tolerance || m[piv * w + col].is_nan() {
                 return Err(Singular);
             }
             if piv != col {

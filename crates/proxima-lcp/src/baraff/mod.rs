@@ -1,6 +1,6 @@
 //! Baraff-style incremental pivoting (a Dantzig method) for LCP(A, b) and for boxed LCPs.
 //!
-//! # The maths (spec §3.2, with its [R] corrections)
+//! # The maths (spec §3.2, with its \[R\] corrections)
 //!
 //! Find x ≥ 0 with y = A x + b ≥ 0 and xᵀy = 0. Every index is in one of three sets: 𝒜
 //! (active: x > 0 allowed, y = 0), ℱ (free: x = 0, y ≥ 0) or 𝒰 (unprocessed: x = 0). The

@@ -13,7 +13,7 @@
 //!   p_i = x_i/‖(x_i, y_i)‖ − 1, q_i = y_i/‖(x_i, y_i)‖ − 1, and a [`JacobianStrategy`] at
 //!   degenerate indices x_i = y_i = 0.
 //!
-//! Every iteration (spec §4, order [H]): evaluate θ at the current iterate; relative test
+//! Every iteration (spec §4, order \[H\]): evaluate θ at the current iterate; relative test
 //! |θ − θ_prev| < ε_rel θ_prev (skipped on the first pass), absolute test θ < ε_abs, iteration
 //! limit; solve for Δx (direct, or GMRES/PCG to the forcing term ‖F + JΔx‖ ≤ γ‖F‖ (105));
 //! stagnation max|Δx_i| < ε_stg·max(1, ‖x‖∞); local minimum ‖∇θ‖ = ‖JᵀG‖ < ε_abs;
@@ -291,12 +291,10 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
 
     fn minmap_direction(&mut self, h: &[f64], target: f64, dx: &mut [f64]) -> Result<(), LcpError> {
         let n = self.n();
-        if self.settings.sub_solver == SubSolver::Direct {
-            if let Some(d) = &self.prob.dense {
-                if dense_reduced_solve(d, h, &self.jac.active, dx) {
-                    return Ok(());
-                }
-            }
+        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense)
+            && dense_reduced_solve(d, h, &self.jac.active, dx)
+        {
+            return Ok(());
         }
         let idx: Vec<usize> = (0..n).filter(|&i| self.jac.active[i]).collect();
         for i in 0..n {
@@ -308,6 +306,7 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         // rhs = A_𝒜ℱ H_ℱ − H_𝒜.
         self.prob.apply(dx, &mut self.scratch);
         let rhs: Vec<f64> = idx.iter().map(|&i| -self.scratch[i] - h[i]).collect();
+        let ks = self.krylov_settings(idx.len(), target);
         let prob = self.prob;
         let (full, image) = (&mut self.scratch, &mut self.scratch2);
         let mut reduced = |u: &[f64], out: &mut [f64]| {
@@ -318,36 +317,6 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             prob.apply(full, image);
             for (p, &i) in idx.iter().enumerate() {
                 out[p] = image[i];
-            }
-        };
-        let ks = {
-            let default_restart = 20usize;
-            let dim = idx.len();
-            match self.settings.sub_solver {
-                SubSolver::Gmres { restart, max_iterations } => {
-                    let r = restart.unwrap_or(default_restart).min(dim).max(1);
-                    KrylovSettings {
-                        max_iterations: max_iterations.unwrap_or(10 * r),
-                        restart: r,
-                        relative_tolerance: 0.0,
-                        absolute_tolerance: target,
-                    }
-                }
-                SubSolver::Pcg { max_iterations } => KrylovSettings {
-                    max_iterations: max_iterations.unwrap_or(dim.max(50)),
-                    restart: dim,
-                    relative_tolerance: 0.0,
-                    absolute_tolerance: target,
-                },
-                SubSolver::Direct => {
-                    let r = default_restart.min(dim);
-                    KrylovSettings {
-                        max_iterations: 10 * r,
-                        restart: r,
-                        relative_tolerance: 0.0,
-                        absolute_tolerance: target,
-                    }
-                }
             }
         };
         let mut sol = vec![0.0; idx.len()];
@@ -365,7 +334,7 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             }
         }
         if use_gmres {
-            let ks = KrylovSettings { restart: ks.restart.min(20).max(1), ..ks };
+            let ks = KrylovSettings { restart: ks.restart.clamp(1, 20), ..ks };
             gmres(&mut reduced, &rhs, &mut sol, &ks)?;
         }
         for (p, &i) in idx.iter().enumerate() {
@@ -383,8 +352,8 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         dx: &mut [f64],
     ) -> Result<(), LcpError> {
         let n = self.n();
-        if self.settings.sub_solver == SubSolver::Direct {
-            if let Some(d) = &self.prob.dense {
+        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense) {
+            {
                 let mut m = vec![0.0; n * n];
                 let mut scale = 0.0f64;
                 for i in 0..n {
@@ -544,7 +513,7 @@ fn run<A: LinearOperator + ?Sized>(
         lp.jacobian_times(&x, &y, &f, &dx, &mut jdx);
         let slope: f64 = f.iter().zip(&jdx).map(|(a, b)| a * b).sum();
         let dx2: f64 = dx.iter().map(|v| v * v).sum();
-        if !(slope <= -f64::EPSILON * dx2) {
+        if slope > -f64::EPSILON * dx2 || slope.is_nan() {
             break IterativeStatus::NonDescent;
         }
         let outcome = projected_line_search(&x, &dx, theta, slope, &settings.line_search, &mut trial, |t| {

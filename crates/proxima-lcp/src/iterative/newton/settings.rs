@@ -14,7 +14,7 @@ pub enum SubSolver {
     Direct,
     /// Restarted GMRES, matrix-free (products with A only), stopped by the forcing term.
     Gmres {
-        /// Restart length; `None` = min(n, 20) for min-map, min(n, 10) for Fischer (spec [H]).
+        /// Restart length; `None` = min(n, 20) for min-map, min(n, 10) for Fischer (spec \[H\]).
         restart: Option<usize>,
         /// Products per Newton step; `None` = 10 × restart.
         max_iterations: Option<usize>,
@@ -108,7 +108,7 @@ pub enum JacobianStrategy {
     /// Never form J: inside GMRES, J p ≈ [F(x + h p) − F(x)] / h with
     /// h = `step`·max(1, ‖x‖∞)/‖p‖∞ (one-sided, matrix-free). Needs an iterative sub-solver.
     Approximation {
-        /// The relative difference step. Default 1e-7 (spec [H]).
+        /// The relative difference step. Default 1e-7 (spec \[H\]).
         step: f64,
     },
 }
@@ -141,7 +141,7 @@ pub struct FischerSettings {
     /// Degenerate-index strategy. Default `Perturbation { epsilon: 1e-10 }` (the companion
     /// code's default).
     pub strategy: JacobianStrategy,
-    /// An index is degenerate when |x_i| ≤ δ and |y_i| ≤ δ. Default 1e-28 (spec [H]).
+    /// An index is degenerate when |x_i| ≤ δ and |y_i| ≤ δ. Default 1e-28 (spec \[H\]).
     pub degeneracy_tolerance: f64,
 }
 
