@@ -15,7 +15,9 @@
 //! until the first blocking event: y_j reaches 0 (only if Δy_j > 0; j joins 𝒜), some
 //! x_q (q ∈ 𝒜, Δx_q < 0) reaches 0 (q moves to ℱ), or some y_r (r ∈ ℱ, Δy_r < 0) reaches 0
 //! (r moves to 𝒜). Ties prefer j, then the lowest index. Nothing blocking is an unbounded ray
-//! ([`LcpStatus::NoSolution`]). Each index leaves 𝒰 once, so there are at most n outer
+//! ([`LcpStatus::NoSolution`]). \[X\] For symmetric PSD A the ray is a proof: with d = Δx ≥ 0,
+//! dᵀA d = Δy_j ≤ 0 forces A d = 0, so the QP ½xᵀAx + bᵀx decreases like s·y_j < 0 along it and
+//! the LCP has no solution; for other matrices it only says this method cannot reach one. Each index leaves 𝒰 once, so there are at most n outer
 //! passes; for symmetric PD A the inner loop terminates (an active set never repeats).
 //!
 //! **Boxed LCP** lo ≤ x ≤ hi (lo may be −∞, hi +∞): for each i either x_i = lo_i and

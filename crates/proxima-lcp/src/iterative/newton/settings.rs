@@ -48,8 +48,9 @@ pub struct NewtonSettings {
     /// Default 1e-6 (the companion code's GMRES tolerance).
     pub forcing: f64,
     /// Treat A as symmetric, so gradients ∇θ = Jᵀ F use products with A instead of Aᵀ. When
-    /// `false` (default) Aᵀ products use a dense copy of A assembled once; set it for large
-    /// symmetric (fluid) operators to stay matrix-free.
+    /// `false` (default) Aᵀ products use a dense copy of A assembled once (n ≤
+    /// [`DENSE_TRANSPOSE_LIMIT`](super::DENSE_TRANSPOSE_LIMIT)); set it for symmetric (fluid,
+    /// PD/PSD) operators to stay matrix-free.
     pub assume_symmetric: bool,
 }
 
