@@ -233,7 +233,9 @@ fn contact_runs(
     (mm, fb)
 }
 
-/// C1/C3 (quick): both Newton methods converge absolutely on Fluid(10) in a handful of steps.
+/// C1/C3 (quick): both Newton methods converge absolutely on Fluid(10) in a handful of steps,
+/// matrix-free (a banded operator, never assembled), with GMRES, PCG and the
+/// finite-difference (approximation) strategy.
 #[test]
 fn fluid_quick() {
     let (mm, fb) = fluid_runs(3, 1);
@@ -242,6 +244,21 @@ fn fluid_quick() {
         assert!(r.iterations <= 10, "{} iterations", r.iterations);
         assert!(r.residual.min_map_inf <= (2e-3f64).sqrt() / (2.0 - 2f64.sqrt()));
     }
+    let mut rng = SmallRng::seed_from_u64(4);
+    let a = fluid(10, &mut rng);
+    let b = rhs(&a, &mut rng);
+    let stop = stopping(1e-6, 1e-3, 100);
+    let pcg = NewtonSettings {
+        sub_solver: proxima_lcp::iterative::SubSolver::Pcg { max_iterations: None },
+        ..minmap_settings(stop, true)
+    };
+    let r = solve_minmap_newton(&a, &b, None, &pcg).unwrap();
+    assert_eq!(r.status, IterativeStatus::ConvergedAbsolute);
+    assert!(r.iterations <= 10);
+    let fs = fischer_settings(stop, true, JacobianStrategy::default_approximation());
+    let r = solve_fischer_newton(&a, &b, None, &fs).unwrap();
+    assert_eq!(r.status, IterativeStatus::ConvergedAbsolute);
+    assert!(r.iterations <= 12);
 }
 
 /// C2 (quick, on Contact(10) to stay fast in debug builds): Fischer–Newton converges;
@@ -310,6 +327,7 @@ fn c6_warm_start() {
     let (wf, _) = stats("warm Fischer", &warm_f);
     eprintln!("warm/cold: min-map {:.2}, Fischer {:.2}", wm / cm, wf / cf);
     assert!(warm_m.iter().chain(&warm_f).all(|r| r.status.is_solved()));
+    assert!(wm <= 0.5 * cm && wf <= 0.5 * cf);
 }
 
 #[test]
