@@ -9,6 +9,7 @@ use proxima_lcp::iterative::{
     solve_minmap_newton,
 };
 use proxima_lcp::operator::DenseMatrix;
+use proxima_lcp::{Lcp, LcpStatus, LemkeSettings, solve_lemke};
 
 fn problem() -> impl Strategy<Value = (usize, Vec<f64>, Vec<f64>)> {
     (1usize..7).prop_flat_map(|n| {
@@ -50,6 +51,21 @@ proptest! {
         }
         let bs = BaraffSettings::default();
         let sol = solve_baraff(&a, &b, &bs).unwrap();
+        if sol.status == LcpStatus::NoSolution {
+            // The certificate, checked independently: d ≥ 0, Aᵀd ≤ 0, bᵀd < 0 (to round-off) …
+            let d = sol.infeasibility_certificate.clone().unwrap();
+            let d1: f64 = d.iter().map(|v| v.abs()).sum();
+            prop_assert!(d.iter().all(|v| *v >= 0.0));
+            for j in 0..n {
+                let g: f64 = (0..n).map(|i| a.get(i, j) * d[i]).sum();
+                prop_assert!(g <= 1e-8 * d1 * 6.0);
+            }
+            prop_assert!(d.iter().zip(&b).map(|(x, y)| x * y).sum::<f64>() < 0.0);
+            // … and Lemke (with its enumeration fallback, exhaustive for n ≤ 12) finds none.
+            let lcp = Lcp::new(a.data().to_vec(), b.clone()).unwrap();
+            let lemke = solve_lemke(&lcp, &LemkeSettings::default()).unwrap();
+            prop_assert!(!lemke.status.is_solved(), "Baraff: no solution; Lemke: {:?}", lemke.z);
+        }
         if sol.status.is_solved() {
             let xmax = sol.z.iter().fold(0.0f64, |m, v| m.max(v.abs()));
             let amax = a.data().iter().fold(0.0f64, |m, v| m.max(v.abs()));
