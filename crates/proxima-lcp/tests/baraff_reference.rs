@@ -49,9 +49,13 @@ fn a1_one_dimensional_lcps() {
     let sol = run(-1.0, 2.0);
     assert!(sol.status.is_solved());
     assert_eq!(sol.z[0], 0.0);
-    // No solution: the driven x grows without bound.
-    assert_eq!(run(-1.0, -1.0).status, LcpStatus::NoSolution);
-    assert_eq!(run(0.0, -1.0).status, LcpStatus::NoSolution);
+    // No solution: the driven x grows without bound, and the ray d = 1 is a Farkas
+    // certificate (d ≥ 0, Aᵀd ≤ 0, bᵀd < 0).
+    for a in [-1.0, 0.0] {
+        let sol = run(a, -1.0);
+        assert_eq!(sol.status, LcpStatus::NoSolution);
+        assert_eq!(sol.infeasibility_certificate, Some(vec![1.0]));
+    }
     // Every x ≥ 0 solves (0, 0).
     let sol = run(0.0, 0.0);
     assert!(sol.status.is_solved() && sol.z[0] >= 0.0);
@@ -179,6 +183,49 @@ fn singular_active_block_is_numerical_failure_not_an_answer() {
     } else {
         assert!(matches!(sol.status, LcpStatus::NumericalFailure | LcpStatus::NoSolution));
     }
+}
+
+/// The spec's A5 contact matrix (non-symmetric, zero diagonal) is outside Baraff's class; a
+/// solution exists, so whatever happens the method must not claim `NoSolution`.
+#[test]
+fn contact_matrix_never_gets_a_false_no_solution() {
+    #[rustfmt::skip]
+    let a = dense(6, &[
+        1.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+        0.0, 1.0, 0.0, -1.0, 0.0, 1.0,
+        0.0, 0.0, 1.0, 0.0, -1.0, 1.0,
+        0.0, -1.0, 0.0, 1.0, 0.0, 1.0,
+        0.0, 0.0, -1.0, 0.0, 1.0, 1.0,
+        0.5, -1.0, -1.0, -1.0, -1.0, 0.0,
+    ]);
+    for b in [[-1.0, 1.0, 0.0, -1.0, 0.0, 0.0], [-1.0, 0.2, 0.0, -0.2, 0.0, 0.0]] {
+        let sol = solve_baraff(&a, &b, &BaraffSettings::default()).unwrap();
+        assert_ne!(sol.status, LcpStatus::NoSolution);
+        if sol.status.is_solved() {
+            assert!(sol.residual.min_map_inf <= 1e-10);
+        }
+    }
+}
+
+#[test]
+fn boxed_free_variable_with_singular_block_has_certified_no_solution() {
+    // 0·x + 1 = 0 has no solution for a free x.
+    let s = solve_baraff_boxed(
+        &dense(1, &[0.0]),
+        &[1.0],
+        &[f64::NEG_INFINITY],
+        &[f64::INFINITY],
+        &[],
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(s.status, LcpStatus::NoSolution);
+    assert_eq!(s.infeasibility_certificate, Some(vec![-1.0]));
+    // With a finite lower bound the same row has the solution x = lo.
+    let s =
+        solve_baraff_boxed(&dense(1, &[0.0]), &[1.0], &[-2.0], &[f64::INFINITY], &[], &Default::default())
+            .unwrap();
+    assert_eq!((s.status, s.x[0]), (LcpStatus::Solved, -2.0));
 }
 
 #[test]

@@ -73,25 +73,33 @@ impl IncrementalInverse {
     pub(crate) fn push(&mut self, a: &DenseMatrix, j: usize, tolerance: f64) -> Result<(), Singular> {
         let k = self.len();
         let n = self.n;
-        // u = G c, v = r G.
-        for p in 0..k {
-            let mut su = 0.0;
-            let mut sv = 0.0;
-            for q in 0..k {
-                su += self.at(p, q) * a.get(self.indices[q], j);
-                sv += a.get(j, self.indices[q]) * self.at(q, p);
-            }
-            self.u[p] = su;
-            self.v[p] = sv;
+        // c = A_𝒞j and r = A_j𝒞 gathered once (c into v's buffer for now, r into a row of
+        // scratch), then u = G c row by row and v = r G as a sum of rows of G (contiguous).
+        let row_j = a.row(j);
+        for (q, &cq) in self.indices.iter().enumerate() {
+            self.v[q] = a.get(cq, j);
         }
-        let s = a.get(j, j) - (0..k).map(|q| a.get(j, self.indices[q]) * self.u[q]).sum::<f64>();
-        if !(s.abs() > tolerance) {
+        for p in 0..k {
+            self.u[p] = self.inv[p * n..p * n + k].iter().zip(&self.v[..k]).map(|(g, c)| g * c).sum();
+        }
+        self.v[..k].iter_mut().for_each(|v| *v = 0.0);
+        for (q, &cq) in self.indices.iter().enumerate() {
+            let rq = row_j[cq];
+            if rq != 0.0 {
+                for (vp, g) in self.v[..k].iter_mut().zip(&self.inv[q * n..q * n + k]) {
+                    *vp += rq * g;
+                }
+            }
+        }
+        let s =
+            a.get(j, j) - self.indices.iter().zip(&self.u[..k]).map(|(&cq, u)| row_j[cq] * u).sum::<f64>();
+        if s.abs() <= tolerance || s.is_nan() {
             return Err(Singular);
         }
         for p in 0..k {
             let up = self.u[p] / s;
-            for q in 0..k {
-                self.inv[p * n + q] += up * self.v[q];
+            for (g, vq) in self.inv[p * n..p * n + k].iter_mut().zip(&self.v[..k]) {
+                *g += up * vq;
             }
             self.inv[p * n + k] = -up;
             self.inv[k * n + p] = -self.v[p] / s;
@@ -117,7 +125,7 @@ impl IncrementalInverse {
             self.indices.swap(pos, last);
         }
         let g22 = self.at(last, last);
-        if !(g22.abs() > tolerance) {
+        if g22.abs() <= tolerance || g22.is_nan() {
             return Err(Singular);
         }
         for p in 0..last {
@@ -151,7 +159,7 @@ impl IncrementalInverse {
             let piv = (col..k)
                 .max_by(|&x, &y| m[x * w + col].abs().total_cmp(&m[y * w + col].abs()))
                 .unwrap_or(col);
-            if !(m[piv * w + col].abs() > tolerance) {
+            if m[piv * w + col].abs() <= tolerance || m[piv * w + col].is_nan() {
                 return Err(Singular);
             }
             if piv != col {

@@ -1,6 +1,6 @@
 //! Baraff-style incremental pivoting (a Dantzig method) for LCP(A, b) and for boxed LCPs.
 //!
-//! # The maths (spec §3.2, with its [R] corrections)
+//! # The maths (spec §3.2, with its \[R\] corrections)
 //!
 //! Find x ≥ 0 with y = A x + b ≥ 0 and xᵀy = 0. Every index is in one of three sets: 𝒜
 //! (active: x > 0 allowed, y = 0), ℱ (free: x = 0, y ≥ 0) or 𝒰 (unprocessed: x = 0). The
@@ -15,7 +15,12 @@
 //! until the first blocking event: y_j reaches 0 (only if Δy_j > 0; j joins 𝒜), some
 //! x_q (q ∈ 𝒜, Δx_q < 0) reaches 0 (q moves to ℱ), or some y_r (r ∈ ℱ, Δy_r < 0) reaches 0
 //! (r moves to 𝒜). Ties prefer j, then the lowest index. Nothing blocking is an unbounded ray
-//! ([`LcpStatus::NoSolution`]). Each index leaves 𝒰 once, so there are at most n outer
+//! ([`LcpStatus::NoSolution`]) **only when the ray proves infeasibility** \[X\]: with
+//! g = Aᵀd, every solution x̄ would satisfy ȳᵀd ≥ 0 (d moves only towards infinite bounds), while
+//! ȳᵀd = x̄ᵀg + bᵀd ≤ bᵀd + Σᵢ sup_{loᵢ ≤ xᵢ ≤ hiᵢ} xᵢgᵢ; if that bound is negative there is no
+//! solution (plain LCP: d ≥ 0, Aᵀd ≤ 0, bᵀd < 0 — Farkas). For symmetric PSD A every ray
+//! passes (dᵀAd = Δy_j ≤ 0 forces A d = 0). A ray that is not a proof (A outside the method's
+//! class, e.g. non-symmetric contact matrices) ends with `NumericalFailure`. Each index leaves 𝒰 once, so there are at most n outer
 //! passes; for symmetric PD A the inner loop terminates (an active set never repeats).
 //!
 //! **Boxed LCP** lo ≤ x ≤ hi (lo may be −∞, hi +∞): for each i either x_i = lo_i and
@@ -43,7 +48,7 @@
 //! # Edge cases
 //!
 //! * b ≥ 0 → x = 0 with [`LcpStatus::Trivial`] (no pivot).
-//! * 1-D (a, b) = (−1, −1) or (0, −1): unbounded ray → `NoSolution`.
+//! * 1-D (a, b) = (−1, −1) or (0, −1): unbounded ray with certificate d = 1 → `NoSolution`.
 //! * Warm start ([`solve_baraff_warm`]): an initial active set; indices whose re-solved x would
 //!   leave its bounds are dropped one at a time until the invariants hold.
 
@@ -123,8 +128,10 @@ impl BaraffSettings {
 /// The answer of [`solve_baraff`] / [`solve_baraff_warm`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct BaraffSolution {
-    /// `Trivial` / `Solved` (certified by the residual), `NoSolution` (unbounded ray),
-    /// `NumericalFailure` (singular A_𝒜𝒜 or residual check failed), `MaxIterations`.
+    /// `Trivial` / `Solved` (certified by the residual), `NoSolution` (an unbounded ray that
+    /// proves infeasibility, see [`Self::infeasibility_certificate`]), `NumericalFailure`
+    /// (singular A_𝒜𝒜, a ray that proves nothing, or a failed residual check),
+    /// `MaxIterations`.
     pub status: LcpStatus,
     /// The final x (≥ 0).
     pub z: Vec<f64>,
@@ -140,6 +147,9 @@ pub struct BaraffSolution {
     pub active: Vec<usize>,
     /// Residuals computed from A and b.
     pub residual: LcpResidual<f64>,
+    /// With `NoSolution`: d ≥ 0 with Aᵀd ≤ 0 and bᵀd < 0 (to tolerance), which no solution
+    /// can coexist with. `None` otherwise.
+    pub infeasibility_certificate: Option<Vec<f64>>,
 }
 
 /// Residuals of a boxed-LCP iterate computed from A, b, lo, hi.
@@ -170,6 +180,8 @@ pub struct BoxedBaraffSolution {
     pub refactorizations: usize,
     /// Residuals computed from the data.
     pub residual: BoxedResidual,
+    /// With `NoSolution`: the ray d that proves infeasibility (see the module docs).
+    pub infeasibility_certificate: Option<Vec<f64>>,
 }
 
 /// The natural residual of a boxed LCP (see [`BoxedResidual`]); y = A x + b is given.
@@ -181,6 +193,52 @@ pub fn boxed_residual(lo: &[f64], hi: &[f64], x: &[f64], y: &[f64]) -> BoxedResi
         r.bound_violation = r.bound_violation.max(lo[i] - x[i]).max(x[i] - hi[i]);
     }
     r
+}
+
+/// Does the ray d prove that the (boxed) LCP has no solution? Checks
+/// bᵀd + Σᵢ sup_{xᵢ ∈ [loᵢ, hiᵢ]} xᵢ (Aᵀd)ᵢ < 0 with entries of Aᵀd below a relative tolerance
+/// treated as zero and a relative margin on the sum.
+fn ray_certifies(a: &DenseMatrix, b: &[f64], lo: &[f64], hi: &[f64], d: &[f64], scale_a: f64) -> bool {
+    let n = a.n();
+    let d1: f64 = d.iter().map(|v| v.abs()).sum();
+    if d1 == 0.0 {
+        return false;
+    }
+    let mut g = vec![0.0; n];
+    for (i, &di) in d.iter().enumerate() {
+        if di != 0.0 {
+            for (gk, aik) in g.iter_mut().zip(a.row(i)) {
+                *gk += di * aik;
+            }
+        }
+    }
+    let g_tol = 1e-9 * scale_a * d1;
+    let mut bound = 0.0;
+    let mut margin = 0.0;
+    for i in 0..n {
+        bound += b[i] * d[i];
+        margin += (b[i] * d[i]).abs();
+        let gi = g[i];
+        if gi.abs() <= g_tol {
+            // Treated as zero; with finite bounds the true contribution is at most |gᵢ|·|bound|.
+            let reach = lo[i].abs().max(hi[i].abs());
+            if reach.is_finite() {
+                margin += g_tol * reach;
+            }
+            continue;
+        }
+        let sup = if gi > 0.0 { hi[i] * gi } else { lo[i] * gi };
+        if !sup.is_finite() {
+            return false;
+        }
+        bound += sup;
+        margin += sup.abs();
+    }
+    bound < -1e-9 * margin.max(f64::MIN_POSITIVE)
+}
+
+fn settle(status: LcpStatus, ray_ok: impl FnOnce() -> bool) -> LcpStatus {
+    if status == LcpStatus::NoSolution && !ray_ok() { LcpStatus::NumericalFailure } else { status }
 }
 
 fn check_vector(v: &[f64], n: usize, what: &'static str) -> Result<(), LcpError> {
@@ -252,15 +310,20 @@ pub fn solve_baraff_observed<A: LinearOperator + ?Sized>(
     let lo = vec![0.0; n];
     let hi = vec![f64::INFINITY; n];
     let run = pivot::run(&dense, b, &lo, &hi, initial_active, settings, observer);
+    let ray = run.ray.as_deref().unwrap_or(&[]);
+    let certified =
+        run.status == LcpStatus::NoSolution && ray_certifies(&dense, b, &lo, &hi, ray, run.scale_a);
+    let run_status = settle(run.status, || certified);
     let (w, residual) = crate::iterative::lcp_residual_f64(&dense, b, &run.x);
     let scale = run.scale_b.max(run.scale_a * run.x.iter().fold(0.0f64, |m, v| m.max(v.abs())));
-    let status = match run.status {
+    let status = match run_status {
         s if s.is_solved() && residual.min_map_inf > settings.residual_tolerance * scale => {
             LcpStatus::NumericalFailure
         }
         s => s,
     };
     let active = (0..n).filter(|&i| run.states[i] == IndexState::Clamped).collect();
+    let infeasibility_certificate = if certified { run.ray } else { None };
     Ok(BaraffSolution {
         status,
         z: run.x,
@@ -270,6 +333,7 @@ pub fn solve_baraff_observed<A: LinearOperator + ?Sized>(
         refactorizations: run.refactorizations,
         active,
         residual,
+        infeasibility_certificate,
     })
 }
 
@@ -306,13 +370,16 @@ pub fn solve_baraff_boxed<A: LinearOperator + ?Sized>(
     }
     check_active(initial_clamped, n)?;
     let run = pivot::run(&dense, b, lo, hi, initial_clamped, settings, &mut |_| {});
+    let ray = run.ray.as_deref().unwrap_or(&[]);
+    let certified = run.status == LcpStatus::NoSolution && ray_certifies(&dense, b, lo, hi, ray, run.scale_a);
+    let run_status = settle(run.status, || certified);
     let mut y = vec![0.0; n];
     dense.apply(&run.x, &mut y);
     y.iter_mut().zip(b).for_each(|(yi, bi)| *yi += bi);
     let residual = boxed_residual(lo, hi, &run.x, &y);
     let finite_max = |v: &[f64]| v.iter().filter(|a| a.is_finite()).fold(0.0f64, |m, a| m.max(a.abs()));
     let scale = run.scale_b.max(run.scale_a * finite_max(&run.x));
-    let status = match run.status {
+    let status = match run_status {
         s if s.is_solved()
             && (residual.natural_inf > settings.residual_tolerance * scale
                 || residual.bound_violation > 0.0) =>
@@ -330,5 +397,6 @@ pub fn solve_baraff_boxed<A: LinearOperator + ?Sized>(
         outer_passes: run.outer_passes,
         refactorizations: run.refactorizations,
         residual,
+        infeasibility_certificate: if certified { run.ray } else { None },
     })
 }

@@ -43,6 +43,9 @@ pub(crate) struct Run {
     pub(crate) refactorizations: usize,
     pub(crate) scale_a: f64,
     pub(crate) scale_b: f64,
+    /// The unbounded direction d when the run ended on a ray (status `NoSolution` pending the
+    /// caller's certificate check); components below the pivot tolerance are zeroed.
+    pub(crate) ray: Option<Vec<f64>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -212,6 +215,7 @@ pub(crate) fn run(
     let mut rhs = vec![0.0; n];
     let mut dxc = vec![0.0; n];
     let mut status = LcpStatus::Solved;
+    let mut ray = None;
     'outer: loop {
         // Select the most violated unprocessed index (ties: lowest index).
         let mut j = None;
@@ -316,6 +320,7 @@ pub(crate) fn run(
             }
             let Some(block) = who else {
                 status = LcpStatus::NoSolution;
+                ray = Some(dx.iter().map(|&d| if d.abs() > tol.x { d } else { 0.0 }).collect());
                 break 'outer;
             };
             for i in 0..n {
@@ -390,5 +395,15 @@ pub(crate) fn run(
             status = LcpStatus::Trivial;
         }
     }
-    Run { status, x, states, pivots, outer_passes, refactorizations: inv.refactorizations, scale_a, scale_b }
+    Run {
+        status,
+        x,
+        states,
+        pivots,
+        outer_passes,
+        refactorizations: inv.refactorizations,
+        scale_a,
+        scale_b,
+        ray,
+    }
 }

@@ -13,21 +13,31 @@
 //!   p_i = x_i/‖(x_i, y_i)‖ − 1, q_i = y_i/‖(x_i, y_i)‖ − 1, and a [`JacobianStrategy`] at
 //!   degenerate indices x_i = y_i = 0.
 //!
-//! Every iteration (spec §4, order [H]): evaluate θ at the current iterate; relative test
+//! Every iteration (spec §4, order \[H\]): evaluate θ at the current iterate; relative test
 //! |θ − θ_prev| < ε_rel θ_prev (skipped on the first pass), absolute test θ < ε_abs, iteration
 //! limit; solve for Δx (direct, or GMRES/PCG to the forcing term ‖F + JΔx‖ ≤ γ‖F‖ (105));
 //! stagnation max|Δx_i| < ε_stg·max(1, ‖x‖∞); local minimum ‖∇θ‖ = ‖JᵀG‖ < ε_abs;
 //! non-descent ∇θᵀΔx = Gᵀ(JΔx) > −ε_mach‖Δx‖²; then the projected line search and the
-//! projected update x ← max(0, x + τΔx).
+//! projected update x ← max(0, x + τΔx). \[X\] When the line search ends at its guard
+//! without sufficient decrease the step is not taken and the run ends `Stagnated` (the
+//! projected step makes no progress; spec §8 A5).
 //!
 //! # Edge cases
 //!
+//! * Iterations are counted as the companion code does (spec §4 \[H\]): loop passes, the pass
+//!   whose test stops the run included — updates + 1, capped at the iteration limit (a start
+//!   that already solves the problem reports 1). `merit_history[k]` is θ at the top of pass
+//!   k + 1 (θ after k updates).
 //! * Only [`IterativeStatus::ConvergedAbsolute`] certifies a solution; every other status
 //!   (including `ConvergedRelative`) is a non-answer, and the residuals computed from A and b
 //!   are returned with it.
 //! * A problem without solution (1-D (a, b) = (−1, −1)) cannot converge: θ ≥ ½ everywhere.
 //! * A NaN/∞ merit (overflow) ends with `NumericalFailure`.
 //! * The starting point is projected: x ← max(0, x₀).
+//! * The local-minimum test needs Aᵀ: A itself when
+//!   [`NewtonSettings::assume_symmetric`], otherwise a dense copy of A made once when
+//!   n ≤ [`DENSE_TRANSPOSE_LIMIT`]; beyond that (non-symmetric, large, matrix-free) the test is
+//!   skipped and such runs end through the other tests.
 //! * Sizes / NaN in b or x₀ / invalid settings are `Err(LcpError)`.
 
 mod functions;
@@ -81,6 +91,9 @@ pub fn minmap_reduced_direction(a: &DenseMatrix, b: &[f64], x: &[f64]) -> Option
     dense_reduced_solve(a, &h, &active, &mut dx).then_some(dx)
 }
 
+/// Largest n for which a non-symmetric operator is copied densely to form Aᵀ products.
+pub const DENSE_TRANSPOSE_LIMIT: usize = 4096;
+
 #[derive(Debug, Clone, Copy)]
 enum Kind {
     MinMap,
@@ -99,14 +112,17 @@ struct Problem<'a, A: ?Sized> {
 
 impl<A: LinearOperator + ?Sized> Problem<'_, A> {
     fn apply(&self, v: &[f64], out: &mut [f64]) {
-        match &self.dense {
-            Some(d) => d.apply(v, out),
-            None => self.a.apply(v, out),
-        }
+        self.a.apply(v, out)
     }
 
-    fn apply_transpose(&self, v: &[f64], out: &mut [f64]) {
+    /// out = Aᵀ v; `false` when Aᵀ is unavailable (non-symmetric operator too large to copy).
+    fn apply_transpose(&self, v: &[f64], out: &mut [f64]) -> bool {
         match (&self.dense, self.symmetric) {
+            (_, true) => {
+                self.apply(v, out);
+                true
+            }
+            (None, false) => false,
             (Some(d), false) => {
                 out.iter_mut().for_each(|o| *o = 0.0);
                 for (i, vi) in v.iter().enumerate() {
@@ -116,8 +132,8 @@ impl<A: LinearOperator + ?Sized> Problem<'_, A> {
                         }
                     }
                 }
+                true
             }
-            _ => self.apply(v, out),
         }
     }
 
@@ -233,15 +249,17 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         jacobian_product(self.prob, &self.kind, &self.jac, x, y, f, v, out, &mut self.scratch);
     }
 
-    /// out = Jᵀ f.
-    fn gradient(&mut self, f: &[f64], out: &mut [f64]) {
+    /// out = Jᵀ f; `false` when Aᵀ is unavailable.
+    fn gradient(&mut self, f: &[f64], out: &mut [f64]) -> bool {
         let n = self.n();
         match self.kind {
             Kind::MinMap => {
                 for i in 0..n {
                     self.scratch[i] = if self.jac.active[i] { f[i] } else { 0.0 };
                 }
-                self.prob.apply_transpose(&self.scratch, out);
+                if !self.prob.apply_transpose(&self.scratch, out) {
+                    return false;
+                }
                 for i in 0..n {
                     if !self.jac.active[i] {
                         out[i] += f[i];
@@ -252,12 +270,15 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
                 for i in 0..n {
                     self.scratch[i] = self.jac.q[i] * f[i];
                 }
-                self.prob.apply_transpose(&self.scratch, out);
+                if !self.prob.apply_transpose(&self.scratch, out) {
+                    return false;
+                }
                 for i in 0..n {
                     out[i] += self.jac.p[i] * f[i];
                 }
             }
         }
+        true
     }
 
     fn krylov_settings(&self, dim: usize, rhs_target: f64) -> KrylovSettings {
@@ -291,12 +312,10 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
 
     fn minmap_direction(&mut self, h: &[f64], target: f64, dx: &mut [f64]) -> Result<(), LcpError> {
         let n = self.n();
-        if self.settings.sub_solver == SubSolver::Direct {
-            if let Some(d) = &self.prob.dense {
-                if dense_reduced_solve(d, h, &self.jac.active, dx) {
-                    return Ok(());
-                }
-            }
+        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense)
+            && dense_reduced_solve(d, h, &self.jac.active, dx)
+        {
+            return Ok(());
         }
         let idx: Vec<usize> = (0..n).filter(|&i| self.jac.active[i]).collect();
         for i in 0..n {
@@ -308,6 +327,7 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         // rhs = A_𝒜ℱ H_ℱ − H_𝒜.
         self.prob.apply(dx, &mut self.scratch);
         let rhs: Vec<f64> = idx.iter().map(|&i| -self.scratch[i] - h[i]).collect();
+        let ks = self.krylov_settings(idx.len(), target);
         let prob = self.prob;
         let (full, image) = (&mut self.scratch, &mut self.scratch2);
         let mut reduced = |u: &[f64], out: &mut [f64]| {
@@ -318,36 +338,6 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             prob.apply(full, image);
             for (p, &i) in idx.iter().enumerate() {
                 out[p] = image[i];
-            }
-        };
-        let ks = {
-            let default_restart = 20usize;
-            let dim = idx.len();
-            match self.settings.sub_solver {
-                SubSolver::Gmres { restart, max_iterations } => {
-                    let r = restart.unwrap_or(default_restart).min(dim).max(1);
-                    KrylovSettings {
-                        max_iterations: max_iterations.unwrap_or(10 * r),
-                        restart: r,
-                        relative_tolerance: 0.0,
-                        absolute_tolerance: target,
-                    }
-                }
-                SubSolver::Pcg { max_iterations } => KrylovSettings {
-                    max_iterations: max_iterations.unwrap_or(dim.max(50)),
-                    restart: dim,
-                    relative_tolerance: 0.0,
-                    absolute_tolerance: target,
-                },
-                SubSolver::Direct => {
-                    let r = default_restart.min(dim);
-                    KrylovSettings {
-                        max_iterations: 10 * r,
-                        restart: r,
-                        relative_tolerance: 0.0,
-                        absolute_tolerance: target,
-                    }
-                }
             }
         };
         let mut sol = vec![0.0; idx.len()];
@@ -365,7 +355,7 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             }
         }
         if use_gmres {
-            let ks = KrylovSettings { restart: ks.restart.min(20).max(1), ..ks };
+            let ks = KrylovSettings { restart: ks.restart.clamp(1, 20), ..ks };
             gmres(&mut reduced, &rhs, &mut sol, &ks)?;
         }
         for (p, &i) in idx.iter().enumerate() {
@@ -383,22 +373,21 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         dx: &mut [f64],
     ) -> Result<(), LcpError> {
         let n = self.n();
-        if self.settings.sub_solver == SubSolver::Direct {
-            if let Some(d) = &self.prob.dense {
-                let mut m = vec![0.0; n * n];
-                let mut scale = 0.0f64;
-                for i in 0..n {
-                    for (j, aij) in d.row(i).iter().enumerate() {
-                        m[i * n + j] = self.jac.q[i] * aij;
-                    }
-                    m[i * n + i] += self.jac.p[i];
-                    scale = m[i * n..(i + 1) * n].iter().fold(scale, |s, v| s.max(v.abs()));
+        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense) {
+            // J = D_p + D_q A, assembled.
+            let mut m = vec![0.0; n * n];
+            let mut scale = 0.0f64;
+            for i in 0..n {
+                for (j, aij) in d.row(i).iter().enumerate() {
+                    m[i * n + j] = self.jac.q[i] * aij;
                 }
-                dx.iter_mut().zip(f).for_each(|(d, fi)| *d = -fi);
-                let tol = scale * f64::EPSILON * n as f64;
-                if crate::linalg::solve_in_place(&mut m, dx, &tol) && dx.iter().all(|v| v.is_finite()) {
-                    return Ok(());
-                }
+                m[i * n + i] += self.jac.p[i];
+                scale = m[i * n..(i + 1) * n].iter().fold(scale, |s, v| s.max(v.abs()));
+            }
+            dx.iter_mut().zip(f).for_each(|(d, fi)| *d = -fi);
+            let tol = scale * f64::EPSILON * n as f64;
+            if crate::linalg::solve_in_place(&mut m, dx, &tol) && dx.iter().all(|v| v.is_finite()) {
+                return Ok(());
             }
         }
         let rhs: Vec<f64> = f.iter().map(|v| -v).collect();
@@ -474,7 +463,8 @@ fn run<A: LinearOperator + ?Sized>(
     if let Some(x0) = x0 {
         check_vector(x0, n, "x0")?;
     }
-    let need_dense = settings.sub_solver == SubSolver::Direct || !settings.assume_symmetric;
+    let need_dense = settings.sub_solver == SubSolver::Direct
+        || (!settings.assume_symmetric && n <= DENSE_TRANSPOSE_LIMIT);
     let dense = if need_dense {
         let d = a.to_dense();
         if let Some(index) = d.data().iter().position(|v| !v.is_finite()) {
@@ -514,20 +504,21 @@ fn run<A: LinearOperator + ?Sized>(
     let mut f_trial = vec![0.0; n];
     let mut history = Vec::new();
     let mut previous = f64::INFINITY;
-    let mut iterations = 0;
+    // Newton updates performed so far.
+    let mut updates = 0;
     let status = loop {
         let theta = merit_of(&kind, &x, &y, &mut f);
         history.push(theta);
         if !theta.is_finite() {
             break IterativeStatus::NumericalFailure;
         }
-        if iterations > 0 && (theta - previous).abs() < stop.relative * previous {
+        if updates > 0 && (theta - previous).abs() < stop.relative * previous {
             break IterativeStatus::ConvergedRelative;
         }
         if theta < stop.absolute {
             break IterativeStatus::ConvergedAbsolute;
         }
-        if iterations >= stop.max_iterations {
+        if updates >= stop.max_iterations {
             break IterativeStatus::MaxIterations;
         }
         lp.prepare(&x, &y);
@@ -537,30 +528,31 @@ fn run<A: LinearOperator + ?Sized>(
         if max_abs(&dx) < stop.stagnation * max_abs(&x).max(1.0) {
             break IterativeStatus::Stagnated;
         }
-        lp.gradient(&f, &mut grad);
-        if norm2(&grad) < stop.absolute {
+        if lp.gradient(&f, &mut grad) && norm2(&grad) < stop.absolute {
             break IterativeStatus::LocalMinimum;
         }
         lp.jacobian_times(&x, &y, &f, &dx, &mut jdx);
         let slope: f64 = f.iter().zip(&jdx).map(|(a, b)| a * b).sum();
         let dx2: f64 = dx.iter().map(|v| v * v).sum();
-        if !(slope <= -f64::EPSILON * dx2) {
+        if slope > -f64::EPSILON * dx2 || slope.is_nan() {
             break IterativeStatus::NonDescent;
         }
         let outcome = projected_line_search(&x, &dx, theta, slope, &settings.line_search, &mut trial, |t| {
             prob.y_of(t, &mut y_trial);
             merit_of(&kind, t, &y_trial, &mut f_trial)
         });
-        let _ = outcome;
+        if !outcome.armijo {
+            // The guard stopped the search: the projected step makes no progress (spec A5).
+            break IterativeStatus::Stagnated;
+        }
         x.copy_from_slice(&trial);
         y.copy_from_slice(&y_trial);
         previous = theta;
-        iterations += 1;
+        updates += 1;
     };
-    // Spec §4 [H] counting: the pass that stopped the run counts as an iteration (a run that
-    // converges after k steps reports k + 1, like the companion code); a run stopped by the
-    // iteration limit reports the limit.
-    let iterations = if status == IterativeStatus::MaxIterations { iterations } else { iterations + 1 };
+    // The companion code's counting (spec §4 [H]): the pass that stops the run counts, and a
+    // run that exhausts the limit reports the limit.
+    let iterations = (updates + 1).min(stop.max_iterations);
     let (w, residual) = lcp_residual_f64(a, b, &x);
     Ok(IterativeSolution { status, z: x, w, iterations, merit_history: history, residual })
 }

@@ -14,7 +14,7 @@ pub enum SubSolver {
     Direct,
     /// Restarted GMRES, matrix-free (products with A only), stopped by the forcing term.
     Gmres {
-        /// Restart length; `None` = min(n, 20) for min-map, min(n, 10) for Fischer (spec [H]).
+        /// Restart length; `None` = min(n, 20) for min-map, min(n, 10) for Fischer (spec \[H\]).
         restart: Option<usize>,
         /// Products per Newton step; `None` = 10 × restart.
         max_iterations: Option<usize>,
@@ -48,8 +48,9 @@ pub struct NewtonSettings {
     /// Default 1e-6 (the companion code's GMRES tolerance).
     pub forcing: f64,
     /// Treat A as symmetric, so gradients ∇θ = Jᵀ F use products with A instead of Aᵀ. When
-    /// `false` (default) Aᵀ products use a dense copy of A assembled once; set it for large
-    /// symmetric (fluid) operators to stay matrix-free.
+    /// `false` (default) Aᵀ products use a dense copy of A assembled once (n ≤
+    /// [`DENSE_TRANSPOSE_LIMIT`](super::DENSE_TRANSPOSE_LIMIT)); set it for symmetric (fluid,
+    /// PD/PSD) operators to stay matrix-free.
     pub assume_symmetric: bool,
 }
 
@@ -108,7 +109,7 @@ pub enum JacobianStrategy {
     /// Never form J: inside GMRES, J p ≈ [F(x + h p) − F(x)] / h with
     /// h = `step`·max(1, ‖x‖∞)/‖p‖∞ (one-sided, matrix-free). Needs an iterative sub-solver.
     Approximation {
-        /// The relative difference step. Default 1e-7 (spec [H]).
+        /// The relative difference step. Default 1e-7 (spec \[H\]).
         step: f64,
     },
 }
@@ -141,7 +142,7 @@ pub struct FischerSettings {
     /// Degenerate-index strategy. Default `Perturbation { epsilon: 1e-10 }` (the companion
     /// code's default).
     pub strategy: JacobianStrategy,
-    /// An index is degenerate when |x_i| ≤ δ and |y_i| ≤ δ. Default 1e-28 (spec [H]).
+    /// An index is degenerate when |x_i| ≤ δ and |y_i| ≤ δ. Default 1e-28 (spec \[H\]).
     pub degeneracy_tolerance: f64,
 }
 
