@@ -210,7 +210,7 @@ pub fn path_name(path: &QueryPath) -> String {
         QueryPath::Float { lcp } => format!("float/{}", lcp.as_str()),
         QueryPath::ExactResolve => "exact_resolve".into(),
         QueryPath::Exact => "exact".into(),
-        QueryPath::Gjk { status, .. } => format!("gjk/{}", status.as_str()),
+        QueryPath::Gjk { status, iterations } => format!("gjk/{}/{iterations}", status.as_str()),
         #[allow(unreachable_patterns)]
         _ => format!("{path:?}").to_lowercase(),
     }

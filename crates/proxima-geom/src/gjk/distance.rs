@@ -84,25 +84,62 @@ pub(crate) fn contact_floor(scale: f64) -> f64 {
     64.0 * f64::EPSILON * scale
 }
 
+/// Where a run starts: an initial direction, and optionally the search directions of a
+/// previous run's final simplex (re-evaluated at the current poses: a warm start).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Start {
+    pub direction: Vector3<f64>,
+    pub simplex_dirs: [Vector3<f64>; 4],
+    pub simplex_len: usize,
+}
+
+impl Start {
+    /// A cold start along `direction`.
+    pub fn cold(direction: Vector3<f64>) -> Self {
+        Self { direction, simplex_dirs: [Vector3::zeros(); 4], simplex_len: 0 }
+    }
+}
+
 /// The GJK loop on A − B in A's frame.
 pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     diff: &mut Difference<'_, A, B>,
-    initial: Vector3<f64>,
+    start: &Start,
     settings: &GjkSettings,
     mode: Mode,
 ) -> Run {
-    let mut d0 = initial;
+    let mut d0 = start.direction;
     if !super::gt(d0.norm_squared(), 0.0) || !d0.iter().all(|x| x.is_finite()) {
         d0 = Vector3::x();
     }
     let mut simplex = Simplex::new();
-    let first = diff.support(&d0);
-    simplex.push(first);
-    simplex.lambda[0] = 1.0;
-    let mut v = first.w;
-    let mut upper = v.norm();
-    let mut lower = d0.dot(&first.w) / d0.norm();
+    let mut lower = f64::NEG_INFINITY;
     let mut lower_dir = d0;
+    let mut add = |simplex: &mut Simplex, d: &Vector3<f64>| {
+        let dn = d.norm();
+        if !super::gt(dn, 0.0) || !dn.is_finite() {
+            return;
+        }
+        let x = diff.support(d);
+        let lk = d.dot(&x.w) / dn;
+        if lk > lower {
+            lower = lk;
+            lower_dir = *d;
+        }
+        if !simplex.contains(&x.w) {
+            simplex.push(x);
+        }
+    };
+    // Warm start: the previous final simplex's directions, re-evaluated at these poses.
+    for d in &start.simplex_dirs[..start.simplex_len.min(4)] {
+        add(&mut simplex, d);
+    }
+    if simplex.len == 0 {
+        add(&mut simplex, &d0);
+    }
+    let first = simplex.v[0];
+    simplex.lambda[0] = 1.0;
+    let mut v = if simplex.len > 1 { simplex.project_origin() } else { first.w };
+    let mut upper = v.norm();
     let margin = match mode {
         Mode::Distance => None,
         Mode::Boolean { margin } => Some(margin),
@@ -113,7 +150,15 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut w_prev = first.w;
     let mut status = GjkStatus::MaxIterations;
     let mut it = 0u32;
-    while it < settings.max_iterations {
+    let mut warm_contact = false;
+    if simplex.len == 4 {
+        // The warm simplex already encloses the origin.
+        v = Vector3::zeros();
+        upper = 0.0;
+        status = GjkStatus::Contact;
+        warm_contact = true;
+    }
+    while !warm_contact && it < settings.max_iterations {
         if upper <= contact_floor(scale) || margin.is_some_and(|m| upper <= m) {
             status = GjkStatus::Contact;
             break;
@@ -199,12 +244,16 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
 }
 
-/// The initial direction: the cache's, else from B's origin towards A's (so the first support
-/// point faces the other shape), in A's frame.
-pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>) -> Vector3<f64> {
-    match cache.and_then(|c| c.direction) {
-        Some(d) => d,
-        None => -frame.t,
+/// The start of a run: the cache's direction and simplex, else a cold start from B's origin
+/// towards A's (so the first support point faces the other shape), in A's frame.
+pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>) -> Start {
+    match cache {
+        Some(c) if c.direction.is_some() => Start {
+            direction: c.direction.unwrap_or(-frame.t),
+            simplex_dirs: c.simplex_dirs,
+            simplex_len: usize::from(c.simplex_len),
+        },
+        _ => Start::cold(-frame.t),
     }
 }
 
@@ -252,7 +301,7 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let (h_a, h_b) = cache.as_ref().map_or((0, 0), |c| (c.hint_a, c.hint_b));
     let mut diff = Difference { a, b, frame, hint_a: h_a, hint_b: h_b };
     let init = initial_direction(&frame, cache.as_deref());
-    let r = run(&mut diff, init, settings, mode);
+    let r = run(&mut diff, &init, settings, mode);
     if let Some(c) = cache {
         store(c, &r, false);
     }
@@ -271,6 +320,10 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 pub(crate) fn store(c: &mut GjkCache, r: &Run, swapped: bool) {
     let dir = if r.upper > 0.0 { r.v } else { c.direction.unwrap_or(r.v) };
     c.direction = Some(dir);
+    c.simplex_len = r.simplex.len as u8;
+    for i in 0..r.simplex.len {
+        c.simplex_dirs[i] = r.simplex.v[i].d;
+    }
     c.hint_a = r.hint_a;
     c.hint_b = r.hint_b;
     c.swapped = swapped;

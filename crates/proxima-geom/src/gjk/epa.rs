@@ -95,7 +95,7 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings.validate()?;
     let frame = super::RelativeFrame::new(pose_a, pose_b);
     let mut diff = Difference { a, b, frame, hint_a: 0, hint_b: 0 };
-    let run = super::run(&mut diff, -frame.t, settings, super::Mode::Distance);
+    let run = super::run(&mut diff, &super::Start::cold(-frame.t), settings, super::Mode::Distance);
     if run.status != super::GjkStatus::Contact {
         return Ok(None);
     }

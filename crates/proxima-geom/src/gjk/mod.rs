@@ -39,7 +39,7 @@ pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
-pub(crate) use distance::{Mode, contact_floor, initial_direction, run, store};
+pub(crate) use distance::{Mode, Start, contact_floor, initial_direction, run, store};
 pub(crate) use epa::expand;
 pub(crate) use support::{Difference, RelativeFrame, core_of};
 

@@ -114,6 +114,10 @@ impl GjkStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct GjkCache {
     pub(crate) direction: Option<Vector3<f64>>,
+    /// Search directions of the last final simplex's vertices (first shape's frame): the
+    /// next run re-evaluates the supports along them to start from a full simplex.
+    pub(crate) simplex_dirs: [Vector3<f64>; 4],
+    pub(crate) simplex_len: u8,
     pub(crate) hint_a: u32,
     pub(crate) hint_b: u32,
     /// Whether the stored state was computed with the shapes exchanged (the dispatcher's

@@ -21,12 +21,14 @@
 
 use nalgebra::{Point3, Vector3};
 
-/// One vertex: w = a − b with its support points (all in the computation frame).
+/// One vertex: w = a − b with its support points (all in the computation frame) and the
+/// search direction d that produced it (w minimizes d·x over A − B; kept for warm starts).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Vertex {
     pub w: Vector3<f64>,
     pub a: Point3<f64>,
     pub b: Point3<f64>,
+    pub d: Vector3<f64>,
 }
 
 /// Up to four vertices and the barycentric weights of the current closest point.
@@ -37,8 +39,12 @@ pub(crate) struct Simplex {
     pub len: usize,
 }
 
-const ZERO: Vertex =
-    Vertex { w: Vector3::new(0.0, 0.0, 0.0), a: Point3::new(0.0, 0.0, 0.0), b: Point3::new(0.0, 0.0, 0.0) };
+const ZERO: Vertex = Vertex {
+    w: Vector3::new(0.0, 0.0, 0.0),
+    a: Point3::new(0.0, 0.0, 0.0),
+    b: Point3::new(0.0, 0.0, 0.0),
+    d: Vector3::new(0.0, 0.0, 0.0),
+};
 
 /// Relative flatness threshold of a tetrahedron.
 const FLAT_TETRAHEDRON: f64 = 1e-12;
@@ -258,7 +264,7 @@ mod tests {
     use super::*;
 
     fn vx(w: [f64; 3]) -> Vertex {
-        Vertex { w: w.into(), a: Point3::from(Vector3::from(w)), b: Point3::origin() }
+        Vertex { w: w.into(), a: Point3::from(Vector3::from(w)), b: Point3::origin(), d: Vector3::zeros() }
     }
 
     #[test]

@@ -20,7 +20,7 @@ use nalgebra::Vector3;
 use super::super::certificate::{Core, Radii, finish};
 use crate::error::GeomError;
 use crate::gjk::{
-    Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, contact_floor, core_of, expand,
+    Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor, core_of, expand,
     initial_direction, run, store,
 };
 use crate::pose::Pose;
@@ -59,7 +59,7 @@ pub(crate) fn distance_with_depth(
     let frame = RelativeFrame::new(pa, pb);
     let (init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
-    let r = run(&mut diff, init, &settings.gjk, Mode::Distance);
+    let r = run(&mut diff, &init, &settings.gjk, Mode::Distance);
     if let Some((c, swapped)) = cache {
         store(c, &r, swapped);
     }
@@ -109,16 +109,23 @@ fn unbounded(a: &Shape, b: &Shape) -> GeomError {
     }
 }
 
-/// Initial direction and hints, converted to the current order.
-fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Vector3<f64>, (u32, u32)) {
+/// Start (direction, warm simplex) and hints, converted to the current order.
+fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start, (u32, u32)) {
     match cache {
         Some((c, swapped)) if c.is_warm() => {
-            let d = initial_direction(frame, Some(c));
+            let s = initial_direction(frame, Some(c));
             if c.swapped == swapped {
-                (d, (c.hint_a, c.hint_b))
+                (s, (c.hint_a, c.hint_b))
             } else {
-                // Stored for (b, a): direction in b's frame for M' = B − A = −M.
-                (-(frame.r * d), (c.hint_b, c.hint_a))
+                // Stored for (b, a): a direction d in b's frame for M' = B − A = −M becomes
+                // −R d in a's frame (R maps b's frame to a's).
+                let conv = |d: Vector3<f64>| -(frame.r * d);
+                let mut t = s;
+                t.direction = conv(s.direction);
+                for d in t.simplex_dirs.iter_mut() {
+                    *d = conv(*d);
+                }
+                (t, (c.hint_b, c.hint_a))
             }
         }
         _ => (initial_direction(frame, None), (0, 0)),
@@ -142,7 +149,7 @@ pub(crate) fn intersects(
     let frame = RelativeFrame::new(pa, pb);
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: 0, hint_b: 0 };
     let margin = ra + rb;
-    let r = run(&mut diff, initial_direction(&frame, None), &settings.gjk, Mode::Boolean { margin });
+    let r = run(&mut diff, &initial_direction(&frame, None), &settings.gjk, Mode::Boolean { margin });
     let (qa, qb) = r.simplex.witnesses();
     Ok(match r.status {
         GjkStatus::Contact => {
