@@ -4,9 +4,14 @@
 //! Per variant: one untimed pass computes the values written (and finds the pairs the library
 //! cannot handle: `"distance":null,"skipped":true`, left out of timing); then each section
 //! (`queries`: cold distance; `collide`: `intersects`; `track_cold`: every track step, no warm
-//! start) runs one untimed warm-up pass and `--repeat` timed passes over its supported items,
-//! single thread, wall clock, library call only (shapes and poses built before timing).
-//! Warm-started tracking (`track_warm`) is not implemented yet.
+//! start; `track_warm`: every track step through `distance_tracked` with one GJK cache per track,
+//! reset at the track's start) runs one untimed warm-up pass and `--repeat` timed passes over
+//! its supported items, single thread, wall clock, library call only (shapes, poses and caches
+//! built before timing; no allocation per query).
+//!
+//! Records: `signed_distance` is the distance, or minus the penetration depth when the shapes
+//! overlap (from the distance answer when it carries the depth, else from `signed_distance`
+//! in the untimed pass). Track records come from the warm-started pass.
 
 use std::fs::File;
 use std::hint::black_box;
@@ -17,7 +22,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use proxima_geom::{
-    Algorithm, Arithmetic, DistanceResult, Intersection, QuerySettings, distance, intersects,
+    Acceleration, Algorithm, Arithmetic, DistanceResult, GjkCache, GjkSettings, Intersection, Pose,
+    QuerySettings, Shape, distance, distance_tracked, intersects, signed_distance,
 };
 use serde::Serialize;
 
@@ -38,24 +44,29 @@ pub struct BenchGeometryArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Comma-separated configurations: default (auto, certified), float (auto, f64 only),
-    /// exact (auto, exact arithmetic), lcp (LCP, certified), lcp_float (LCP, f64 only).
+    /// exact (auto, exact arithmetic), lcp (LCP, certified), lcp_float (LCP, f64 only),
+    /// gjk (GJK forced), nesterov / polyak (GJK forced with that acceleration).
     #[arg(long, default_value = "default", value_delimiter = ',')]
     pub variants: Vec<String>,
 }
 
 /// The known variants and their settings.
-pub const VARIANTS: &[&str] = &["default", "float", "exact", "lcp", "lcp_float"];
+pub const VARIANTS: &[&str] = &["default", "float", "exact", "lcp", "lcp_float", "gjk", "nesterov", "polyak"];
 
 fn variant_settings(name: &str) -> Option<QuerySettings> {
-    let (algorithm, arithmetic) = match name {
-        "default" => (Algorithm::Auto, Arithmetic::Certified),
-        "float" => (Algorithm::Auto, Arithmetic::Float),
-        "exact" => (Algorithm::Auto, Arithmetic::Exact),
-        "lcp" => (Algorithm::Lcp, Arithmetic::Certified),
-        "lcp_float" => (Algorithm::Lcp, Arithmetic::Float),
+    let (algorithm, arithmetic, acceleration) = match name {
+        "default" => (Algorithm::Auto, Arithmetic::Certified, Acceleration::None),
+        "float" => (Algorithm::Auto, Arithmetic::Float, Acceleration::None),
+        "exact" => (Algorithm::Auto, Arithmetic::Exact, Acceleration::None),
+        "lcp" => (Algorithm::Lcp, Arithmetic::Certified, Acceleration::None),
+        "lcp_float" => (Algorithm::Lcp, Arithmetic::Float, Acceleration::None),
+        "gjk" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::None),
+        "nesterov" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::Nesterov),
+        "polyak" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::Polyak),
         _ => return None,
     };
-    Some(QuerySettings { algorithm, arithmetic, ..QuerySettings::default() })
+    let gjk = GjkSettings { acceleration, ..GjkSettings::default() };
+    Some(QuerySettings { algorithm, arithmetic, gjk, ..QuerySettings::default() })
 }
 
 /// Today's UTC date as `YYYY-MM-DD` (civil-from-days on the Unix day number).
@@ -165,7 +176,7 @@ struct ResultRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     k: Option<usize>,
     distance: Option<f64>,
-    /// Penetration depth is not computed: always `null`.
+    /// Distance, or minus the penetration depth; `null` when unknown.
     signed_distance: Option<f64>,
     p_a: Option<[f64; 3]>,
     p_b: Option<[f64; 3]>,
@@ -191,6 +202,7 @@ fn result_record<'a>(
     i: usize,
     k: Option<usize>,
     out: &Outcome<DistanceResult>,
+    signed: Option<f64>,
 ) -> ResultRecord<'a> {
     let (f, path) = ResultFields::of_distance(out);
     let ok = matches!(out, Outcome::Ok(_));
@@ -200,7 +212,7 @@ fn result_record<'a>(
         i,
         k,
         distance: f.distance,
-        signed_distance: None,
+        signed_distance: f.signed_distance.or(signed),
         p_a: f.p_a,
         p_b: f.p_b,
         lower: f.lower,
@@ -210,6 +222,20 @@ fn result_record<'a>(
         skipped: !ok,
         status: (!ok).then(|| out.status()),
         error: out.error().map(str::to_string),
+    }
+}
+
+/// The signed distance of an answered pair whose answer lacks the depth (untimed).
+fn signed_fallback(
+    out: &Outcome<DistanceResult>,
+    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    settings: &QuerySettings,
+) -> Option<f64> {
+    match out {
+        Outcome::Ok(r) if query::signed_of(r).is_none() => {
+            signed_distance(a, pa, b, pb, settings).ok().map(|s| s.value)
+        }
+        _ => None,
     }
 }
 
@@ -239,7 +265,9 @@ fn run_variant(w: &Workload, variant: &str, settings: &QuerySettings, repeat: us
     .map_err(|p| Internal(format!("timed distance pass: {p}")))?;
     timing.push(timing_record("queries", variant, ok.len(), outcomes.len() - ok.len(), repeat, &total));
     for (i, o) in outcomes.iter().enumerate() {
-        records.push(result_record("query", variant, i, None, o));
+        let q = &w.queries[i];
+        let signed = signed_fallback(o, (&shapes[q.a], &q.pose_a, &shapes[q.b], &q.pose_b), settings);
+        records.push(result_record("query", variant, i, None, o, signed));
     }
 
     // collide: `intersects` (touching counts), timed over the pairs it supports.
@@ -269,19 +297,18 @@ fn run_variant(w: &Workload, variant: &str, settings: &QuerySettings, repeat: us
         timing.push(rec);
     }
 
-    // track_cold: every step independent.
+    // track_cold: every step independent; track_warm: one GJK cache per track.
     if !w.tracks.is_empty() {
         let mut steps = Vec::new();
         let mut skipped = 0;
-        for (i, t) in w.tracks.iter().enumerate() {
-            for (k, (pa, pb)) in t.poses.iter().enumerate() {
-                let o = query::run_distance(&shapes[t.a], pa, &shapes[t.b], pb, settings);
-                if matches!(o, Outcome::Ok(_)) {
+        for t in &w.tracks {
+            for (pa, pb) in &t.poses {
+                if matches!(query::run_distance(&shapes[t.a], pa, &shapes[t.b], pb, settings), Outcome::Ok(_))
+                {
                     steps.push((t.a, pa, t.b, pb));
                 } else {
                     skipped += 1;
                 }
-                records.push(result_record("track", variant, i, Some(k), &o));
             }
         }
         let total = common::catch(|| {
@@ -293,6 +320,41 @@ fn run_variant(w: &Workload, variant: &str, settings: &QuerySettings, repeat: us
         })
         .map_err(|p| Internal(format!("timed track pass: {p}")))?;
         timing.push(timing_record("track_cold", variant, steps.len(), skipped, repeat, &total));
+
+        // Warm: values from an untimed warm-started pass, then the timed passes.
+        let mut caches = vec![GjkCache::new(); w.tracks.len()];
+        let mut warm_skipped = 0;
+        let mut warm_n = 0;
+        for (i, t) in w.tracks.iter().enumerate() {
+            caches[i].reset();
+            for (k, (pa, pb)) in t.poses.iter().enumerate() {
+                let o = query::classify(|| {
+                    distance_tracked(&shapes[t.a], pa, &shapes[t.b], pb, settings, &mut caches[i])
+                });
+                if matches!(o, Outcome::Ok(_)) {
+                    warm_n += 1;
+                } else {
+                    warm_skipped += 1;
+                }
+                let signed = signed_fallback(&o, (&shapes[t.a], pa, &shapes[t.b], pb), settings);
+                records.push(result_record("track", variant, i, Some(k), &o, signed));
+            }
+        }
+        let total = common::catch(|| {
+            time_passes(repeat, || {
+                for (t, cache) in w.tracks.iter().zip(caches.iter_mut()) {
+                    cache.reset();
+                    for (pa, pb) in &t.poses {
+                        black_box(
+                            distance_tracked(&shapes[t.a], pa, &shapes[t.b], pb, black_box(settings), cache)
+                                .ok(),
+                        );
+                    }
+                }
+            })
+        })
+        .map_err(|p| Internal(format!("timed warm track pass: {p}")))?;
+        timing.push(timing_record("track_warm", variant, warm_n, warm_skipped, repeat, &total));
     }
     let mut lines = Vec::with_capacity(timing.len() + records.len());
     for rec in &timing {
@@ -359,13 +421,13 @@ pub fn run(args: &BenchGeometryArgs) -> Result<()> {
         repeat: args.repeat,
         variants: variants.iter().map(|(n, _)| n.as_str()).collect(),
         date: utc_date(),
-        signed: false,
+        signed: true,
         witness_frame: "world",
-        sections: ["queries", "collide", "track_cold"]
+        sections: ["queries", "collide", "track_cold", "track_warm"]
             .into_iter()
             .filter(|s| match *s {
                 "collide" => !w.queries.is_empty(),
-                "track_cold" => !w.tracks.is_empty(),
+                "track_cold" | "track_warm" => !w.tracks.is_empty(),
                 _ => true,
             })
             .collect(),
@@ -413,6 +475,7 @@ mod tests {
         for v in VARIANTS {
             assert!(variant_settings(v).is_some());
         }
-        assert!(variant_settings("nesterov").is_none());
+        assert!(variant_settings("nesterov").is_some());
+        assert!(variant_settings("bogus").is_none());
     }
 }

@@ -13,8 +13,8 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use nalgebra::Point3;
 use proxima_geom::{
-    Algorithm, Arithmetic, DistanceResult, GeomError, Intersection, Pose, Proximity, QueryPath,
-    QuerySettings, Shape, distance, intersects,
+    Acceleration, Algorithm, Arithmetic, DistanceResult, GeomError, GjkSettings, Intersection, Pose,
+    Proximity, QueryPath, QuerySettings, Shape, distance, intersects,
 };
 use serde::Serialize;
 
@@ -44,6 +44,8 @@ pub enum AlgorithmArg {
     Lp,
     /// `--op intersects` only: separating axes for cylinder pairs.
     Sat,
+    /// GJK (EPA for penetration) on support maps: every pair of bounded shapes.
+    Gjk,
 }
 
 impl AlgorithmArg {
@@ -55,6 +57,7 @@ impl AlgorithmArg {
             AlgorithmArg::Lcp => Algorithm::Lcp,
             AlgorithmArg::Lp => Algorithm::Lp,
             AlgorithmArg::Sat => Algorithm::Sat,
+            AlgorithmArg::Gjk => Algorithm::Gjk,
         }
     }
 }
@@ -107,6 +110,31 @@ pub struct QueryArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = QueryFormat::Jsonl)]
     pub format: QueryFormat,
+    /// GJK direction rule (pairs answered by GJK).
+    #[arg(long, value_enum, default_value_t = AccelerationArg::None)]
+    pub acceleration: AccelerationArg,
+}
+
+/// `--acceleration`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AccelerationArg {
+    /// Classic GJK.
+    None,
+    /// Nesterov momentum.
+    Nesterov,
+    /// Polyak heavy-ball averaging.
+    Polyak,
+}
+
+impl AccelerationArg {
+    /// The library value.
+    pub fn to_geom(self) -> Acceleration {
+        match self {
+            AccelerationArg::None => Acceleration::None,
+            AccelerationArg::Nesterov => Acceleration::Nesterov,
+            AccelerationArg::Polyak => Acceleration::Polyak,
+        }
+    }
 }
 
 /// How one library call ended.
@@ -182,8 +210,19 @@ pub fn path_name(path: &QueryPath) -> String {
         QueryPath::Float { lcp } => format!("float/{}", lcp.as_str()),
         QueryPath::ExactResolve => "exact_resolve".into(),
         QueryPath::Exact => "exact".into(),
+        QueryPath::Gjk { status, iterations } => format!("gjk/{}/{iterations}", status.as_str()),
         #[allow(unreachable_patterns)]
         _ => format!("{path:?}").to_lowercase(),
+    }
+}
+
+/// The signed distance a distance answer implies: the distance, 0 at touching, minus the
+/// depth when it was computed (`None` otherwise).
+pub fn signed_of(r: &DistanceResult) -> Option<f64> {
+    match r.proximity {
+        Proximity::Separated { distance, .. } => Some(distance),
+        Proximity::Touching { .. } => Some(0.0),
+        Proximity::Intersecting { depth, .. } => depth.map(|d| -d),
     }
 }
 
@@ -198,6 +237,8 @@ pub fn xyz(p: &Point3<f64>) -> [f64; 3] {
 pub struct ResultFields {
     /// Separation distance, 0 when touching or intersecting.
     pub distance: Option<f64>,
+    /// Signed distance (negative = penetration depth) when known.
+    pub signed_distance: Option<f64>,
     /// Whether the shapes share a point.
     pub intersects: Option<bool>,
     /// Witness on a (world frame).
@@ -219,6 +260,7 @@ impl ResultFields {
         let (p_a, p_b) = r.witnesses().map_or((None, None), |(a, b)| (Some(xyz(&a)), Some(xyz(&b))));
         let fields = Self {
             distance: Some(r.distance()),
+            signed_distance: signed_of(r),
             intersects: Some(!matches!(r.proximity, Proximity::Separated { .. })),
             p_a,
             p_b,
@@ -299,6 +341,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
     let settings = QuerySettings {
         algorithm: args.algorithm.to_geom(),
         arithmetic: args.arithmetic.to_geom(),
+        gjk: GjkSettings { acceleration: args.acceleration.to_geom(), ..GjkSettings::default() },
         ..QuerySettings::default()
     };
     let stdout = std::io::stdout();

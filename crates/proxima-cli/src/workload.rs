@@ -4,8 +4,9 @@
 //! Every shape and pose is validated once, while loading; an unknown shape type, a missing
 //! field, an invalid shape (e.g. a negative radius), a rotation that is not one (to 1e-6) or a
 //! query naming an unknown shape id is a bad file (the caller exits 2). Unknown keys are
-//! ignored. `triangle` maps to [`Shape::Triangle`], `convex` to [`Shape::ConvexPolytope`] (its
-//! `faces` are checked for index range only; the hull is the vertices' hull).
+//! ignored. `triangle` maps to [`Shape::Triangle`], `convex` to [`Shape::ConvexPolytope`]: with
+//! `faces`, through `ConvexPolytope::with_faces`, which checks that they triangulate the hull
+//! (closed, oriented, convex) and keeps the adjacency for hill-climbing support queries.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -131,12 +132,16 @@ fn build_shape(s: &ShapeJson) -> Result<Shape> {
         }
         "convex" => {
             let v = s.vertices.as_ref().ok_or_else(|| anyhow!("missing field \"vertices\""))?;
-            if let Some(faces) = &s.faces
-                && let Some(bad) = faces.iter().flatten().find(|&&k| k >= v.len())
-            {
-                bail!("face index {bad} out of range ({} vertices)", v.len());
+            match &s.faces {
+                Some(faces) => {
+                    if let Some(bad) = faces.iter().flatten().find(|&&k| k >= v.len()) {
+                        bail!("face index {bad} out of range ({} vertices)", v.len());
+                    }
+                    // The faces give the hull's vertex adjacency (hill-climbing support).
+                    Shape::ConvexPolytope(ConvexPolytope::with_faces(v.clone(), faces)?)
+                }
+                None => Shape::ConvexPolytope(ConvexPolytope::new(v.clone())?),
             }
-            Shape::ConvexPolytope(ConvexPolytope::new(v.clone())?)
         }
         other => bail!("unknown type {other:?}"),
     };

@@ -141,7 +141,7 @@ fn bench_geometry_writes_meta_timing_and_query_records() {
         };
         let timings = of("timing");
         let sections: Vec<&str> = timings.iter().map(|t| t["section"].as_str().unwrap()).collect();
-        assert_eq!(sections, ["queries", "collide", "track_cold"]);
+        assert_eq!(sections, ["queries", "collide", "track_cold", "track_warm"]);
         for t in &timings {
             assert_eq!(t["repeat"], 2);
             assert_eq!(t["total_ns"].as_array().unwrap().len(), 2);
@@ -152,7 +152,14 @@ fn bench_geometry_writes_meta_timing_and_query_records() {
         let supported = queries.iter().filter(|q| !q["distance"].is_null()).count();
         assert_eq!(timings[0]["n"], supported, "timed queries = supported queries");
         for q in &queries {
-            assert!(q["signed_distance"].is_null());
+            // Signed distance = distance when separated, ≤ 0 when in contact.
+            if let (Some(d), Some(sd)) = (q["distance"].as_f64(), q["signed_distance"].as_f64()) {
+                if d > 0.0 {
+                    assert_eq!(d, sd, "{q}");
+                } else {
+                    assert!(sd <= 0.0, "{q}");
+                }
+            }
             if q["distance"].is_null() {
                 assert_eq!(q["skipped"], true, "{q}");
             } else {
@@ -190,7 +197,7 @@ fn bad_input_exits_2_with_one_line() {
         "--out",
         out_path.to_str().unwrap(),
         "--variants",
-        "nesterov",
+        "bogus",
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));

@@ -70,9 +70,10 @@ pub mod sat_cylinder;
 pub mod shape;
 
 pub use error::GeomError;
+pub use gjk::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use pose::{Pose, ROTATION_TOLERANCE};
 pub use query::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
-    distance, intersects,
+    SignedDistance, distance, distance_tracked, intersects, signed_distance,
 };
 pub use shape::{Shape, ShapeKind};

@@ -219,24 +219,28 @@ fn algorithm_forcing_and_unsupported() {
             algorithm: Some("lcp")
         }
     );
-    let ell = Shape::Ellipsoid(Ellipsoid::new([1.0, 2.0, 3.0]).unwrap());
+    // Every pair of bounded shapes has GJK; lines (unbounded) only pair with the closed forms
+    // and the line–triangle kernel.
+    let line = Shape::Line(proxima_geom::shape::Line::new([0.0; 3], [1.0, 0.0, 0.0]).unwrap());
     let cyl = Shape::Cylinder(Cylinder::new(1.0, 1.0).unwrap());
     // The reported kinds follow the caller's order even though the pair is computed swapped.
-    let e = distance(&ell, &id, &sphere(1.0), &id, &s()).unwrap_err();
+    let e = distance(&cyl, &id, &line, &id, &s()).unwrap_err();
     assert_eq!(
         e,
         GeomError::Unsupported {
             op: "distance",
-            a: ShapeKind::Ellipsoid,
-            b: ShapeKind::Sphere,
+            a: ShapeKind::Cylinder,
+            b: ShapeKind::Line,
             algorithm: None
         }
     );
-    let e = intersects(&cyl, &id, &ell, &id, &s()).unwrap_err();
+    let e = intersects(&cyl, &id, &line, &id, &s()).unwrap_err();
     assert!(matches!(
         e,
-        GeomError::Unsupported { op: "intersects", a: ShapeKind::Cylinder, b: ShapeKind::Ellipsoid, .. }
+        GeomError::Unsupported { op: "intersects", a: ShapeKind::Cylinder, b: ShapeKind::Line, .. }
     ));
+    let ell = Shape::Ellipsoid(Ellipsoid::new([1.0, 2.0, 3.0]).unwrap());
+    assert!(intersects(&cyl, &id, &ell, &id, &s()).is_ok());
     let closed = QuerySettings { algorithm: Algorithm::ClosedForm, ..Default::default() };
     let poly =
         Shape::ConvexPolytope(ConvexPolytope::new(vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]).unwrap());

@@ -179,8 +179,9 @@ fn triangle_cylinder_test_intersection() {
         let side = intersects(&t, &at(7.0, 7.0, 0.0), &cyl, &Pose::identity(), &s).unwrap();
         assert_eq!(side, Intersection::Separated { direction: None });
     }
-    // No distance kernel for the pair.
-    assert!(distance(&cyl, &Pose::identity(), &t, &Pose::identity(), &QuerySettings::default()).is_err());
+    // No LCP distance kernel for the pair: the distance comes from GJK.
+    let r = distance(&cyl, &Pose::identity(), &t, &Pose::identity(), &QuerySettings::default()).unwrap();
+    assert_eq!(r.algorithm, Algorithm::Gjk);
 }
 
 #[test]

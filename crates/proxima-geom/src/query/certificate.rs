@@ -157,7 +157,7 @@ pub(crate) fn finish(
     // A float LCP solve of overlapping shapes leaves witnesses a few ulps apart instead of
     // equal; f64 cannot resolve a separation that small, so it is contact. (Exact arithmetic
     // decides exactly: `Arithmetic::Exact`.)
-    let float_path = matches!(path, QueryPath::Float { .. } | QueryPath::ActiveSet);
+    let float_path = matches!(path, QueryPath::Float { .. } | QueryPath::ActiveSet | QueryPath::Gjk { .. });
     let d = if float_path && raw <= round_off_floor(&core) { 0.0 } else { raw };
     let contact = |proximity: Proximity| DistanceResult {
         proximity,

@@ -28,9 +28,13 @@ use super::certificate::{Core, Radii, finish};
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
-use super::distance::lcp;
-use super::{Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
+use super::distance::{gjk, lcp};
+use super::{
+    Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
+    SignedDistance,
+};
 use crate::error::GeomError;
+use crate::gjk::GjkCache;
 use crate::pose::Pose;
 use crate::shape::Shape;
 
@@ -106,8 +110,27 @@ fn cmp_same_kind(a: &Shape, b: &Shape) -> Ordering {
             x.normals().iter().flat_map(|n| [n.x, n.y, n.z]).chain(x.offsets().iter().copied()),
             y.normals().iter().flat_map(|n| [n.x, n.y, n.z]).chain(y.offsets().iter().copied()),
         ),
+        (S::Cone(x), S::Cone(y)) => {
+            cmp_seq([x.radius(), x.half_height()].into_iter(), [y.radius(), y.half_height()].into_iter())
+        }
+        (S::Rounded(x), S::Rounded(y)) => {
+            x.radius().total_cmp(&y.radius()).then_with(|| cmp_shapes(x.inner(), y.inner()))
+        }
+        (S::MinkowskiSum(x), S::MinkowskiSum(y)) => {
+            let ((xa, xpa), (xb, xpb)) = (x.first(), x.second());
+            let ((ya, ypa), (yb, ypb)) = (y.first(), y.second());
+            cmp_seq(pose_values(xpa), pose_values(ypa))
+                .then_with(|| cmp_seq(pose_values(xpb), pose_values(ypb)))
+                .then_with(|| cmp_shapes(xa, ya))
+                .then_with(|| cmp_shapes(xb, yb))
+        }
         _ => Ordering::Equal,
     }
+}
+
+/// Total order on shapes: kind, then parameters.
+fn cmp_shapes(a: &Shape, b: &Shape) -> Ordering {
+    a.kind().cmp(&b.kind()).then_with(|| cmp_same_kind(a, b))
 }
 
 /// A point, segment, line, sphere or capsule: a linear piece (world frame) and a radius.
@@ -166,69 +189,142 @@ fn unsupported(op: &'static str, a: &Shape, b: &Shape, algorithm: Algorithm) -> 
     }
 }
 
-/// Distance with a and b in canonical order.
+/// How a (canonically ordered) pair is answered: the routing table, one arm per pair family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// Point/segment/line/sphere/capsule pairs: clamped least squares on the cores.
+    RoundedLinear,
+    /// Point or sphere – cuboid or aligned box: clamping in the box frame.
+    BallBox,
+    /// Point or sphere – cylinder: disk × interval projection.
+    BallCylinder,
+    /// An LCP kernel (`distance/lcp.rs`).
+    Lcp,
+    /// GJK + EPA on support maps (`distance/gjk.rs`).
+    Gjk,
+}
+
+/// The closed form of a pair family, if it has one.
+fn closed_form_route(a: &Shape, b: &Shape) -> Option<Route> {
+    use Shape as S;
+    let linear =
+        |s: &Shape| matches!(s, S::Point(_) | S::Segment(_) | S::Line(_) | S::Sphere(_) | S::Capsule(_));
+    let ball = |s: &Shape| matches!(s, S::Point(_) | S::Sphere(_));
+    let boxy = |s: &Shape| matches!(s, S::Cuboid(_) | S::AlignedBox(_));
+    let cyl = |s: &Shape| matches!(s, S::Cylinder(_));
+    if linear(a) && linear(b) {
+        Some(Route::RoundedLinear)
+    } else if (ball(a) && boxy(b)) || (boxy(a) && ball(b)) {
+        Some(Route::BallBox)
+    } else if (ball(a) && cyl(b)) || (cyl(a) && ball(b)) {
+        Some(Route::BallCylinder)
+    } else {
+        None
+    }
+}
+
+/// Pairs whose LCP kernel is preferred to GJK under [`Algorithm::Auto`]: every pair that
+/// has one (box–box and triangle–box active-set solvers, the small segment/line–triangle
+/// QPs, point–polytope), except point/sphere against a polytope with more than
+/// [`LCP_POLYTOPE_MAX_VERTICES`] vertices, where the LCP (one variable per vertex) loses to
+/// GJK's hill-climbing support queries.
+fn lcp_wins(a: &Shape, b: &Shape) -> bool {
+    let big = |s: &Shape| match s {
+        Shape::ConvexPolytope(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
+        Shape::Polyhedron(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
+        _ => false,
+    };
+    !(big(a) || big(b))
+}
+
+/// See [`lcp_wins`].
+const LCP_POLYTOPE_MAX_VERTICES: usize = 16;
+
+/// The route for the (canonically ordered) pair under the settings; `None` = unsupported.
+fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
+    let closed = closed_form_route(a, b);
+    let lcp = lcp::available(a, b);
+    let gjk = a.is_bounded() && b.is_bounded();
+    match settings.algorithm {
+        Algorithm::ClosedForm => closed,
+        Algorithm::Lcp => lcp.then_some(Route::Lcp),
+        Algorithm::Gjk => gjk.then_some(Route::Gjk),
+        Algorithm::Lp | Algorithm::Sat => None,
+        Algorithm::Auto => {
+            if lcp && settings.arithmetic == Arithmetic::Exact {
+                Some(Route::Lcp)
+            } else if closed.is_some() {
+                closed
+            } else if lcp && (lcp_wins(a, b) || !gjk) {
+                Some(Route::Lcp)
+            } else if gjk {
+                Some(Route::Gjk)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Distance with a and b in canonical order. `cache`: GJK warm start and whether the pair
+/// was swapped into canonical order.
 fn distance_ordered(
     a: &Shape,
     pa: &Pose,
     b: &Shape,
     pb: &Pose,
     settings: &QuerySettings,
+    cache: Option<(&mut GjkCache, bool)>,
 ) -> Result<DistanceResult, GeomError> {
     let alg = settings.algorithm;
-    if matches!(alg, Algorithm::Lp | Algorithm::Sat) {
-        // Intersection-only algorithms.
+    let Some(route) = route(a, b, settings) else {
         return Err(unsupported("distance", a, b, alg));
-    }
+    };
     let shapes = (a, pa, b, pb);
     let closed_form = |core: Core, radii: Radii| {
         Ok(finish(core, radii, shapes, settings, Algorithm::ClosedForm, QueryPath::ClosedForm))
     };
-    let want_lcp =
-        alg == Algorithm::Lcp || (alg == Algorithm::Auto && settings.arithmetic == Arithmetic::Exact);
-
-    // Closed forms.
-    if alg != Algorithm::Lcp {
-        if let (Some((la, ra)), Some((lb, rb))) = (as_rounded_linear(a, pa), as_rounded_linear(b, pb)) {
+    let internal = || GeomError::Degenerate { what: "internal: pair does not match its route" };
+    match route {
+        Route::RoundedLinear => {
+            let ((la, ra), (lb, rb)) = (
+                as_rounded_linear(a, pa).ok_or_else(internal)?,
+                as_rounded_linear(b, pb).ok_or_else(internal)?,
+            );
             let (qa, qb) = closest_linear_linear(&la, &lb);
             // Points, segments and lines are flat: contact of the cores has depth 0.
             let core = Core { qa, qb, core_depth: Some(0.0), lower_hint: None };
-            return closed_form(core, Radii { a: ra, b: rb });
+            closed_form(core, Radii { a: ra, b: rb })
         }
-        if !(want_lcp && lcp::available(a, b)) {
+        Route::BallBox => {
             // Canonical order puts a point before a box and a box before a sphere.
             if let (Some((c, r)), Some(bx)) = (as_ball(a, pa), as_box(b, pb)) {
                 let (q, depth) = closest_point_box(&c, &bx);
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                let radii = Radii { a: r, b: 0.0 };
-                return closed_form(core, radii);
+                return closed_form(core, Radii { a: r, b: 0.0 });
             }
+            let (bx, (c, r)) = (as_box(a, pa).ok_or_else(internal)?, as_ball(b, pb).ok_or_else(internal)?);
+            let (q, depth) = closest_point_box(&c, &bx);
+            let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
+            closed_form(core, Radii { a: 0.0, b: r })
+        }
+        Route::BallCylinder => {
             // Point < cylinder < sphere in the canonical order.
             if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
                 let (q, depth) = closest_point_cylinder(&c, pb, cyl.radius(), cyl.half_height());
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                let radii = Radii { a: r, b: 0.0 };
-                return closed_form(core, radii);
+                return closed_form(core, Radii { a: r, b: 0.0 });
             }
-            if let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) {
-                let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
-                let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-                let radii = Radii { a: 0.0, b: r };
-                return closed_form(core, radii);
-            }
-            if let (Some(bx), Some((c, r))) = (as_box(a, pa), as_ball(b, pb)) {
-                let (q, depth) = closest_point_box(&c, &bx);
-                let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-                let radii = Radii { a: 0.0, b: r };
-                return closed_form(core, radii);
-            }
+            let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) else { return Err(internal()) };
+            let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
+            let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
+            closed_form(core, Radii { a: 0.0, b: r })
         }
+        Route::Lcp => {
+            lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
+        }
+        Route::Gjk => gjk::distance(a, pa, b, pb, settings, cache),
     }
-    if alg != Algorithm::ClosedForm
-        && let Some(r) = lcp::distance(a, pa, b, pb, settings)?
-    {
-        return Ok(r);
-    }
-    Err(unsupported("distance", a, b, alg))
 }
 
 /// See [`super::distance()`].
@@ -241,11 +337,84 @@ pub(crate) fn distance(
 ) -> Result<DistanceResult, GeomError> {
     validate_settings(settings)?;
     let r = if must_swap(a, pa, b, pb) {
-        distance_ordered(b, pb, a, pa, settings).map(DistanceResult::mirrored).map_err(|e| unswap(e, a, b))?
+        distance_ordered(b, pb, a, pa, settings, None)
+            .map(DistanceResult::mirrored)
+            .map_err(|e| unswap(e, a, b))?
     } else {
-        distance_ordered(a, pa, b, pb, settings)?
+        distance_ordered(a, pa, b, pb, settings, None)?
     };
     check_finite(r)
+}
+
+/// See [`super::distance_tracked()`].
+pub(crate) fn distance_tracked(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    cache: &mut GjkCache,
+) -> Result<DistanceResult, GeomError> {
+    validate_settings(settings)?;
+    let r = if must_swap(a, pa, b, pb) {
+        distance_ordered(b, pb, a, pa, settings, Some((cache, true)))
+            .map(DistanceResult::mirrored)
+            .map_err(|e| unswap(e, a, b))?
+    } else {
+        distance_ordered(a, pa, b, pb, settings, Some((cache, false)))?
+    };
+    check_finite(r)
+}
+
+/// See [`super::signed_distance()`]: closed forms give the exact depth; GJK pairs the EPA
+/// bracket; pairs whose algorithm gives no depth (LCP kernels) are re-run through GJK when
+/// they overlap.
+pub(crate) fn signed_distance(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<SignedDistance, GeomError> {
+    let r = distance(a, pa, b, pb, settings)?;
+    let from_depth = |r: DistanceResult, lo: f64, hi: f64| SignedDistance {
+        value: -hi,
+        certificate: Certificate { lower: -hi, upper: -lo },
+        result: r,
+    };
+    match r.proximity {
+        Proximity::Separated { distance, .. } => {
+            Ok(SignedDistance { value: distance, certificate: r.certificate, result: r })
+        }
+        Proximity::Touching { .. } => {
+            Ok(SignedDistance { value: 0.0, certificate: Certificate { lower: 0.0, upper: 0.0 }, result: r })
+        }
+        Proximity::Intersecting { depth: Some(depth), .. } if r.algorithm == Algorithm::ClosedForm => {
+            Ok(from_depth(r, depth, depth))
+        }
+        Proximity::Intersecting { .. } => {
+            if !(a.is_bounded() && b.is_bounded()) {
+                return Err(unsupported("signed_distance", a, b, r.algorithm));
+            }
+            let swap = must_swap(a, pa, b, pb);
+            let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
+            let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
+            let g = if swap { g.mirrored() } else { g };
+            match (g.proximity, bracket) {
+                (Proximity::Intersecting { .. }, Some((lo, hi))) => Ok(from_depth(g, lo, hi)),
+                (Proximity::Touching { .. }, _) => Ok(SignedDistance {
+                    value: 0.0,
+                    certificate: Certificate { lower: 0.0, upper: 0.0 },
+                    result: g,
+                }),
+                // The kernel said contact, GJK a tiny separation: both within round-off.
+                (Proximity::Separated { distance, .. }, _) => {
+                    Ok(SignedDistance { value: distance, certificate: g.certificate, result: g })
+                }
+                _ => Err(unsupported("signed_distance", a, b, Algorithm::Gjk)),
+            }
+        }
+    }
 }
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such
@@ -291,19 +460,24 @@ pub(crate) fn intersects(
     settings: &QuerySettings,
 ) -> Result<Intersection, GeomError> {
     validate_settings(settings)?;
-    // Intersection-only algorithms (vertex LP, cylinder SAT): symmetric by construction.
-    if let Some(hit) = super::intersect::intersects_special(a, pa, b, pb, settings)? {
-        return Ok(hit);
-    }
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
+    // Intersection-only algorithms (vertex LP, cylinder SAT), in canonical order too.
+    match super::intersect::intersects_special(x, px, y, py, settings) {
+        Ok(Some(hit)) => return Ok(mirror_intersection(hit, swap)),
+        Ok(None) => {}
+        Err(e) => return Err(unswap_op(e, a, b)),
+    }
     // Test-intersection kernels (no distance available for the pair).
     if settings.algorithm != Algorithm::ClosedForm
         && let Some(hit) = lcp::intersects_only(x, px, y, py, settings)?
     {
         return Ok(hit);
     }
-    let r = match distance_ordered(x, px, y, py, settings).and_then(check_finite) {
+    if settings.algorithm == Algorithm::Gjk || route(x, y, settings) == Some(Route::Gjk) {
+        return gjk::intersects(x, px, y, py, settings).map(|i| mirror_intersection(i, swap));
+    }
+    let r = match distance_ordered(x, px, y, py, settings, None).and_then(check_finite) {
         Ok(r) => r,
         Err(GeomError::Unsupported { algorithm, .. }) => {
             return Err(GeomError::Unsupported { op: "intersects", a: a.kind(), b: b.kind(), algorithm });
@@ -318,4 +492,22 @@ pub(crate) fn intersects(
         Proximity::Touching { point } => Intersection::Intersecting { point: Some(point) },
         Proximity::Intersecting { point, .. } => Intersection::Intersecting { point },
     })
+}
+
+fn unswap_op(e: GeomError, a: &Shape, b: &Shape) -> GeomError {
+    match e {
+        GeomError::Unsupported { op, algorithm, .. } => {
+            GeomError::Unsupported { op, a: a.kind(), b: b.kind(), algorithm }
+        }
+        other => other,
+    }
+}
+
+fn mirror_intersection(i: Intersection, swap: bool) -> Intersection {
+    match i {
+        Intersection::Separated { direction: Some(d) } if swap => {
+            Intersection::Separated { direction: Some(-d) }
+        }
+        other => other,
+    }
 }

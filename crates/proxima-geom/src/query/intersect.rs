@@ -6,7 +6,7 @@
 //!
 //! | pair | `Auto` | forced `Lp` | forced `Sat` |
 //! |---|---|---|---|
-//! | convex polytope – convex polytope | vertex LP | vertex LP | Unsupported |
+//! | convex polytope – convex polytope | (GJK early exit) | vertex LP | Unsupported |
 //! | any two of point / segment / triangle / box / polytope | (distance path) | vertex LP | Unsupported |
 //! | cylinder – cylinder | SAT | Unsupported | SAT |
 //!
@@ -96,8 +96,9 @@ pub(crate) fn intersects_special(
         let sat = intersects_cylinder_cylinder(x, pa, y, pb, &CylinderSatSettings::default())?;
         return Ok(Some(sat.to_intersection()));
     }
-    let polytopes = matches!((a, b), (Shape::ConvexPolytope(_), Shape::ConvexPolytope(_)));
-    if alg == Algorithm::Lp || (alg == Algorithm::Auto && polytopes) {
+    // Polytope pairs under `Auto` go to GJK's early-exit test (an O(support) step per
+    // iteration against the LP's O(vertices) pivots); the LP stays available when forced.
+    if alg == Algorithm::Lp {
         let (va, vb) = match (vertex_set(a, pa), vertex_set(b, pb)) {
             (Some(va), Some(vb)) => (va, vb),
             _ => return Err(unsupported()),

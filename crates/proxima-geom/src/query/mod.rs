@@ -56,6 +56,7 @@ use nalgebra::{Point3, Vector3};
 use proxima_lcp::SolvePath;
 
 use crate::error::GeomError;
+use crate::gjk::{GjkCache, GjkSettings, GjkStatus};
 
 mod certificate;
 mod dispatch;
@@ -81,6 +82,9 @@ pub enum Algorithm {
     Lp,
     /// `intersects` only: separating axes for cylinder pairs; see [`crate::sat_cylinder`].
     Sat,
+    /// GJK on support maps (EPA for the penetration depth), for every pair of bounded
+    /// shapes; see [`crate::gjk`].
+    Gjk,
 }
 
 impl Algorithm {
@@ -92,6 +96,7 @@ impl Algorithm {
             Algorithm::Lcp => "lcp",
             Algorithm::Lp => "lp",
             Algorithm::Sat => "sat",
+            Algorithm::Gjk => "gjk",
         }
     }
 }
@@ -122,6 +127,8 @@ pub struct QuerySettings {
     pub gap_tolerance: f64,
     /// Distances ≤ this count as touching. Default 0 (exact contact only).
     pub touching_tolerance: f64,
+    /// Settings of the GJK / EPA path (iteration cap, tolerance, acceleration).
+    pub gjk: GjkSettings,
 }
 
 impl Default for QuerySettings {
@@ -131,6 +138,7 @@ impl Default for QuerySettings {
             arithmetic: Arithmetic::Certified,
             gap_tolerance: 1e-9,
             touching_tolerance: 0.0,
+            gjk: GjkSettings::default(),
         }
     }
 }
@@ -197,6 +205,13 @@ pub enum QueryPath {
     ExactResolve,
     /// Exact arithmetic was requested.
     Exact,
+    /// GJK (and EPA when the cores overlap) on support maps.
+    Gjk {
+        /// How the GJK loop ended.
+        status: GjkStatus,
+        /// GJK iterations.
+        iterations: u32,
+    },
 }
 
 /// The answer to `distance`.
@@ -272,4 +287,46 @@ pub fn intersects(
     settings: &QuerySettings,
 ) -> Result<Intersection, GeomError> {
     dispatch::intersects(a, pose_a, b, pose_b, settings)
+}
+
+/// Distance for a pair tracked over time: like [`distance`], but a GJK-routed pair starts from
+/// the state left in `cache` by the previous call (warm start) and updates it. Use one cache
+/// per pair and reset it ([`GjkCache::reset`]) at the start of each trajectory. The answer is
+/// certified exactly as a cold query's; only the iteration count changes.
+pub fn distance_tracked(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    settings: &QuerySettings,
+    cache: &mut GjkCache,
+) -> Result<DistanceResult, GeomError> {
+    dispatch::distance_tracked(a, pose_a, b, pose_b, settings, cache)
+}
+
+/// Signed distance: the distance when separated, minus the penetration depth when the
+/// shapes overlap, 0 at touching contact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SignedDistance {
+    /// The signed distance (negative = penetration depth).
+    pub value: f64,
+    /// A proven bracket of the signed distance: `lower ≤ true value ≤ upper`. For
+    /// overlapping shapes the bracket comes from EPA (or the closed form); the depth estimate
+    /// `−value` is its upper end.
+    pub certificate: Certificate,
+    /// The full distance answer it was derived from.
+    pub result: DistanceResult,
+}
+
+/// Signed distance between two shapes (penetration depth as a negative value), with a
+/// bracket. Errors: as [`distance`]; additionally [`GeomError::Unsupported`] when the pair
+/// overlaps and its algorithm gives no depth (an LCP kernel: use [`Algorithm::Gjk`]).
+pub fn signed_distance(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    settings: &QuerySettings,
+) -> Result<SignedDistance, GeomError> {
+    dispatch::signed_distance(a, pose_a, b, pose_b, settings)
 }

@@ -15,8 +15,13 @@ use nalgebra::{Point3, Vector3};
 
 use crate::error::GeomError;
 
+mod adjacency;
+mod composite;
 mod polyhedron;
 mod support;
+
+pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
+pub use composite::{Cone, MinkowskiSum, Rounded};
 
 /// The kind of a shape (for errors, dispatch tables and reports).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -46,6 +51,12 @@ pub enum ShapeKind {
     ConvexPolytope,
     /// [`Shape::Polyhedron`].
     Polyhedron,
+    /// [`Shape::Cone`].
+    Cone,
+    /// [`Shape::Rounded`].
+    Rounded,
+    /// [`Shape::MinkowskiSum`].
+    MinkowskiSum,
 }
 
 impl ShapeKind {
@@ -64,6 +75,9 @@ impl ShapeKind {
             ShapeKind::Ellipsoid => "ellipsoid",
             ShapeKind::ConvexPolytope => "convex_polytope",
             ShapeKind::Polyhedron => "polyhedron",
+            ShapeKind::Cone => "cone",
+            ShapeKind::Rounded => "rounded",
+            ShapeKind::MinkowskiSum => "minkowski_sum",
         }
     }
 }
@@ -140,9 +154,13 @@ pub struct Ellipsoid {
 }
 
 /// The convex hull of a finite point set (at least one point; may be flat or a point).
+///
+/// Built with [`ConvexPolytope::with_faces`], it also carries the vertex adjacency of its
+/// hull surface, which lets support queries hill-climb instead of scanning every vertex.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexPolytope {
     vertices: Vec<Point3<f64>>,
+    adjacency: Option<std::sync::Arc<VertexAdjacency>>,
 }
 
 /// A bounded, non-empty polyhedron { p : nᵢ·p ≤ dᵢ } given by half-spaces (unit normals after
@@ -184,6 +202,12 @@ pub enum Shape {
     ConvexPolytope(ConvexPolytope),
     /// A polyhedron given by half-spaces.
     Polyhedron(Polyhedron),
+    /// A cone (apex up the z axis).
+    Cone(Cone),
+    /// A shape dilated by a ball (rounded corners and edges).
+    Rounded(Rounded),
+    /// The Minkowski sum of two placed shapes.
+    MinkowskiSum(MinkowskiSum),
 }
 
 fn finite3(v: &[f64; 3], what: &'static str) -> Result<(), GeomError> {
@@ -372,11 +396,30 @@ impl ConvexPolytope {
         for v in &vertices {
             finite3(v, "polytope vertex")?;
         }
-        Ok(Self { vertices: vertices.into_iter().map(Point3::from).collect() })
+        Ok(Self { vertices: vertices.into_iter().map(Point3::from).collect(), adjacency: None })
+    }
+    /// The hull of `vertices` with its surface triangulation `faces` (0-based vertex indices,
+    /// counter-clockwise seen from outside), as in the benchmark format. The faces are checked
+    /// once — indices in range, non-degenerate triangles, a closed oriented surface (every
+    /// directed edge used once, its reverse once), every vertex on the surface, and convexity
+    /// (every vertex on or below every face plane, to 1e-9 × the polytope's size) — and turned
+    /// into the vertex adjacency used by hill-climbing support queries.
+    ///
+    /// Errors: as [`ConvexPolytope::new`], plus [`GeomError::Degenerate`] when the faces do
+    /// not describe the convex hull's surface.
+    pub fn with_faces(vertices: Vec<[f64; 3]>, faces: &[[usize; 3]]) -> Result<Self, GeomError> {
+        let mut p = Self::new(vertices)?;
+        let adj = VertexAdjacency::from_faces(&p.vertices, faces)?;
+        p.adjacency = Some(std::sync::Arc::new(adj));
+        Ok(p)
     }
     /// The vertices as given.
     pub fn vertices(&self) -> &[Point3<f64>] {
         &self.vertices
+    }
+    /// The hull-surface vertex adjacency, when the polytope was built with faces.
+    pub fn adjacency(&self) -> Option<&VertexAdjacency> {
+        self.adjacency.as_deref()
     }
 }
 
@@ -425,6 +468,9 @@ impl Shape {
             Shape::Ellipsoid(_) => ShapeKind::Ellipsoid,
             Shape::ConvexPolytope(_) => ShapeKind::ConvexPolytope,
             Shape::Polyhedron(_) => ShapeKind::Polyhedron,
+            Shape::Cone(_) => ShapeKind::Cone,
+            Shape::Rounded(_) => ShapeKind::Rounded,
+            Shape::MinkowskiSum(_) => ShapeKind::MinkowskiSum,
         }
     }
 }

@@ -12,6 +12,7 @@
 use nalgebra::{Point3, Vector3};
 
 use super::Shape;
+use super::adjacency::{HILL_CLIMB_MIN_VERTICES, linear_support};
 use crate::pose::Pose;
 
 /// |n·d| ≤ this × |n| counts as perpendicular to a line.
@@ -36,7 +37,16 @@ impl Shape {
     }
 
     /// Support point in the local frame for a local direction `m`.
-    fn local_support(&self, m: &Vector3<f64>) -> Option<Point3<f64>> {
+    pub(crate) fn local_support(&self, m: &Vector3<f64>) -> Option<Point3<f64>> {
+        let mut hint = 0;
+        self.local_support_hinted(m, &mut hint)
+    }
+
+    /// Support point in the local frame for a local direction `m`; `hint` is a vertex index
+    /// where polytopes with an adjacency start hill climbing (updated to the answer; other
+    /// shapes ignore it). Exact for every shape: the witness is a point of the shape that
+    /// attains the maximum (up to the rounding of the formulas).
+    pub(crate) fn local_support_hinted(&self, m: &Vector3<f64>, hint: &mut u32) -> Option<Point3<f64>> {
         let sgn = |x: f64, h: f64| if x >= 0.0 { h } else { -h };
         Some(match self {
             Shape::Point(p) => p.position(),
@@ -75,8 +85,32 @@ impl Shape {
                 let len = dm.norm();
                 if len > 0.0 { Point3::from(dm.component_mul(&d) / len) } else { Point3::origin() }
             }
-            Shape::ConvexPolytope(p) => best_vertex(p.vertices(), m),
+            Shape::ConvexPolytope(p) => {
+                let v = p.vertices();
+                match p.adjacency() {
+                    Some(adj) if v.len() >= HILL_CLIMB_MIN_VERTICES => v[adj.hill_climb(v, m, hint)],
+                    _ => v[linear_support(v, m)],
+                }
+            }
             Shape::Polyhedron(p) => best_vertex(p.vertices(), m),
+            Shape::Cone(c) => {
+                let h = c.half_height();
+                let rho = m.x.hypot(m.y);
+                if m.z * h >= c.radius() * rho - m.z * h {
+                    c.apex()
+                } else if rho == 0.0 {
+                    Point3::new(0.0, 0.0, -h)
+                } else {
+                    Point3::new(m.x * (c.radius() / rho), m.y * (c.radius() / rho), -h)
+                }
+            }
+            Shape::Rounded(r) => r.inner().local_support_hinted(m, hint)? + unit_or_zero(m) * r.radius(),
+            Shape::MinkowskiSum(s) => {
+                let ((a, pa), (b, pb)) = (s.first(), s.second());
+                let sa = a.support_point(pa, m)?;
+                let sb = b.support_point(pb, m)?;
+                Point3::from(sa.coords + sb.coords)
+            }
         })
     }
 }

@@ -1,1 +1,0 @@
-//! Support maps, GJK distance and penetration depth for every convex pair (in progress).

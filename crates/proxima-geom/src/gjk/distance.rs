@@ -1,0 +1,331 @@
+//! The GJK loop: distance with witnesses and a duality-gap certificate, and the early-exit
+//! intersection test.
+//!
+//! # Maths
+//!
+//! dist(A, B) = min_{x∈M} |x| over the Minkowski difference M = A − B (computed in A's frame).
+//! Each iteration asks the support maps for w = s_A(−d) − s_B(d) = argmin_{x∈M} d·x, adds w to
+//! the simplex and replaces the iterate v by the point of the simplex's hull closest to the
+//! origin. Two bounds hold at every step:
+//!
+//! * upper = |v|, since v = p_a − p_b with p_a = Σλᵢaᵢ ∈ A, p_b = Σλᵢbᵢ ∈ B;
+//! * lower = d·w/|d| for *any* direction d: |x| ≥ d·x/|d| ≥ min_{y∈M} d·y/|d| for the optimum
+//!   x. In the certificate convention of [`crate::query`], with n = −d/|d|,
+//!   d·w/|d| = min_{b∈B} n·b − max_{a∈A} n·a.
+//!
+//! The loop keeps the best lower bound and stops when upper − lower ≤ tolerance × scale
+//! ([`GjkStatus::Converged`]); polytopal cores converge in finitely many steps (the gap reaches
+//! 0 up to rounding), curved ones linearly.
+//!
+//! # Edge cases
+//!
+//! * The origin inside the simplex (a non-flat tetrahedron), or |v| within 64 ulps of the
+//!   problem scale: [`GjkStatus::Contact`], with a common point from the barycentric weights.
+//! * A support point already in the simplex, or a projection that does not decrease |v|
+//!   (rounding): [`GjkStatus::Stagnated`], the bracket still valid.
+//! * The iteration cap: [`GjkStatus::MaxIterations`], never reported as an answer by the
+//!   dispatcher unless its bracket proves the claim (lower > 0 for "separated").
+
+use nalgebra::{Point3, Vector3};
+
+use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
+use super::simplex::Simplex;
+use super::support::{Difference, RelativeFrame, SupportMap};
+use crate::error::GeomError;
+use crate::pose::Pose;
+
+/// What a GJK run found (witnesses in the world frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GjkOutput {
+    /// How the run ended.
+    pub status: GjkStatus,
+    /// Witness on A (world frame): a convex combination of support points of A.
+    pub point_a: Point3<f64>,
+    /// Witness on B (world frame).
+    pub point_b: Point3<f64>,
+    /// Proven lower bound of the distance (may be ≤ 0 at contact; clamp for a distance).
+    pub lower: f64,
+    /// Upper bound |p_b − p_a| (as computed from the simplex).
+    pub upper: f64,
+    /// Iterations (support queries per shape, the initial one excluded).
+    pub iterations: u32,
+}
+
+/// Run mode of the loop.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Mode {
+    /// Converge the distance.
+    Distance,
+    /// Stop as soon as separation (lower > margin) or contact (upper ≤ margin) is proven;
+    /// `margin` = the radii added around the cores.
+    Boolean {
+        /// Sum of the radii around the cores (0 for bare shapes).
+        margin: f64,
+    },
+}
+
+/// Internal result: the output in A's frame plus the final simplex (for EPA).
+pub(crate) struct Run {
+    pub status: GjkStatus,
+    pub simplex: Simplex,
+    pub v: Vector3<f64>,
+    pub lower: f64,
+    /// The direction d whose support point gave `lower` (lower = d·w/|d|).
+    pub lower_dir: Vector3<f64>,
+    pub upper: f64,
+    pub scale: f64,
+    pub iterations: u32,
+    pub hint_a: u32,
+    pub hint_b: u32,
+}
+
+/// Contact threshold: 64 ulps of the problem scale.
+pub(crate) fn contact_floor(scale: f64) -> f64 {
+    64.0 * f64::EPSILON * scale
+}
+
+/// Where a run starts: an initial direction, and optionally the search directions of a
+/// previous run's final simplex (re-evaluated at the current poses: a warm start).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Start {
+    pub direction: Vector3<f64>,
+    pub simplex_dirs: [Vector3<f64>; 4],
+    pub simplex_len: usize,
+}
+
+impl Start {
+    /// A cold start along `direction`.
+    pub fn cold(direction: Vector3<f64>) -> Self {
+        Self { direction, simplex_dirs: [Vector3::zeros(); 4], simplex_len: 0 }
+    }
+}
+
+/// The GJK loop on A − B in A's frame.
+pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    diff: &mut Difference<'_, A, B>,
+    start: &Start,
+    settings: &GjkSettings,
+    mode: Mode,
+) -> Run {
+    let mut d0 = start.direction;
+    if !super::gt(d0.norm_squared(), 0.0) || !d0.iter().all(|x| x.is_finite()) {
+        d0 = Vector3::x();
+    }
+    let mut simplex = Simplex::new();
+    let mut lower = f64::NEG_INFINITY;
+    let mut lower_dir = d0;
+    let mut add = |simplex: &mut Simplex, d: &Vector3<f64>| {
+        let dn = d.norm();
+        if !super::gt(dn, 0.0) || !dn.is_finite() {
+            return;
+        }
+        let x = diff.support(d);
+        let lk = d.dot(&x.w) / dn;
+        if lk > lower {
+            lower = lk;
+            lower_dir = *d;
+        }
+        if !simplex.contains(&x.w) {
+            simplex.push(x);
+        }
+    };
+    // Warm start: the previous final simplex's directions, re-evaluated at these poses.
+    for d in &start.simplex_dirs[..start.simplex_len.min(4)] {
+        add(&mut simplex, d);
+    }
+    if simplex.len == 0 {
+        add(&mut simplex, &d0);
+    }
+    let first = simplex.v[0];
+    simplex.lambda[0] = 1.0;
+    let mut v = if simplex.len > 1 { simplex.project_origin() } else { first.w };
+    let mut upper = v.norm();
+    let margin = match mode {
+        Mode::Distance => None,
+        Mode::Boolean { margin } => Some(margin),
+    };
+    let mut scale = upper.max(f64::MIN_POSITIVE);
+    let mut accel = settings.acceleration;
+    let mut dir = v;
+    let mut w_prev = first.w;
+    let mut status = GjkStatus::MaxIterations;
+    let mut it = 0u32;
+    let mut warm_contact = false;
+    if simplex.len == 4 {
+        // The warm simplex already encloses the origin.
+        v = Vector3::zeros();
+        upper = 0.0;
+        status = GjkStatus::Contact;
+        warm_contact = true;
+    }
+    while !warm_contact && it < settings.max_iterations {
+        if upper <= contact_floor(scale) || margin.is_some_and(|m| upper <= m) {
+            status = GjkStatus::Contact;
+            break;
+        }
+        if margin.is_some_and(|m| lower > m) {
+            status = GjkStatus::SeparationProven;
+            break;
+        }
+        it += 1;
+        let k = f64::from(it);
+        let d = match accel {
+            Acceleration::None => v,
+            Acceleration::Nesterov => {
+                let delta = (k + 1.0) / (k + 3.0);
+                let y = v * delta + w_prev * (1.0 - delta);
+                dir = dir * delta + y * (1.0 - delta);
+                dir
+            }
+            Acceleration::Polyak => {
+                let beta = k / (k + 3.0);
+                dir = dir * beta + v * (1.0 - beta);
+                dir
+            }
+        };
+        let dn = d.norm();
+        let (d, dn) = if dn > 0.0 && dn.is_finite() { (d, dn) } else { (v, upper) };
+        let x = diff.support(&d);
+        scale = scale.max(x.w.norm());
+        let lk = d.dot(&x.w) / dn;
+        if lk > lower {
+            lower = lk;
+            lower_dir = d;
+        }
+        if margin.is_some_and(|m| lower > m) {
+            status = GjkStatus::SeparationProven;
+            break;
+        }
+        if mode == Mode::Distance && upper - lower <= settings.tolerance * scale {
+            status = GjkStatus::Converged;
+            break;
+        }
+        if accel != Acceleration::None && v.dot(&(v - x.w)) <= settings.tolerance * scale * upper {
+            // The momentum direction gave no descent from v: plain GJK from here on.
+            accel = Acceleration::None;
+            continue;
+        }
+        if simplex.contains(&x.w) {
+            status = GjkStatus::Stagnated;
+            break;
+        }
+        simplex.push(x);
+        let vn = simplex.project_origin();
+        if simplex.len == 4 {
+            v = Vector3::zeros();
+            upper = 0.0;
+            status = GjkStatus::Contact;
+            break;
+        }
+        let un = vn.norm();
+        let progress = un < upper;
+        v = vn;
+        upper = un;
+        w_prev = x.w;
+        if !progress {
+            status = if upper <= contact_floor(scale) { GjkStatus::Contact } else { GjkStatus::Stagnated };
+            break;
+        }
+    }
+    if status == GjkStatus::MaxIterations && upper <= contact_floor(scale) {
+        status = GjkStatus::Contact;
+    }
+    Run {
+        status,
+        simplex,
+        v,
+        lower,
+        lower_dir,
+        upper,
+        scale,
+        iterations: it,
+        hint_a: diff.hint_a,
+        hint_b: diff.hint_b,
+    }
+}
+
+/// The start of a run: the cache's direction and simplex, else a cold start from B's origin
+/// towards A's (so the first support point faces the other shape), in A's frame.
+pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>) -> Start {
+    match cache {
+        Some(c) if c.direction.is_some() => Start {
+            direction: c.direction.unwrap_or(-frame.t),
+            simplex_dirs: c.simplex_dirs,
+            simplex_len: usize::from(c.simplex_len),
+        },
+        _ => Start::cold(-frame.t),
+    }
+}
+
+/// GJK distance between two support maps placed by poses, with witnesses and a certified
+/// bracket. `cache`: warm start for tracking (read and updated), `None` for a cold query.
+///
+/// The shapes must be bounded (a [`Shape::Line`](crate::Shape::Line) is not a support map).
+/// Errors: invalid settings.
+pub fn gjk_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    settings: &GjkSettings,
+    cache: Option<&mut GjkCache>,
+) -> Result<GjkOutput, GeomError> {
+    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Distance)
+}
+
+/// The early-exit intersection test: stops as soon as a separating direction
+/// ([`GjkStatus::SeparationProven`]) or contact ([`GjkStatus::Contact`]) is proven. Any other
+/// status means no verdict.
+pub fn gjk_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    settings: &GjkSettings,
+    cache: Option<&mut GjkCache>,
+) -> Result<GjkOutput, GeomError> {
+    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Boolean { margin: 0.0 })
+}
+
+fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    settings: &GjkSettings,
+    cache: Option<&mut GjkCache>,
+    mode: Mode,
+) -> Result<GjkOutput, GeomError> {
+    settings.validate()?;
+    let frame = RelativeFrame::new(pose_a, pose_b);
+    let (h_a, h_b) = cache.as_ref().map_or((0, 0), |c| (c.hint_a, c.hint_b));
+    let mut diff = Difference { a, b, frame, hint_a: h_a, hint_b: h_b };
+    let init = initial_direction(&frame, cache.as_deref());
+    let r = run(&mut diff, &init, settings, mode);
+    if let Some(c) = cache {
+        store(c, &r, false);
+    }
+    let (qa, qb) = r.simplex.witnesses();
+    Ok(GjkOutput {
+        status: r.status,
+        point_a: pose_a.transform_point(&qa),
+        point_b: pose_a.transform_point(&qb),
+        lower: r.lower,
+        upper: r.upper,
+        iterations: r.iterations,
+    })
+}
+
+/// Saves a run's direction and hints in a cache.
+pub(crate) fn store(c: &mut GjkCache, r: &Run, swapped: bool) {
+    let dir = if r.upper > 0.0 { r.v } else { c.direction.unwrap_or(r.v) };
+    c.direction = Some(dir);
+    c.simplex_len = r.simplex.len as u8;
+    for i in 0..r.simplex.len {
+        c.simplex_dirs[i] = r.simplex.v[i].d;
+    }
+    c.hint_a = r.hint_a;
+    c.hint_b = r.hint_b;
+    c.swapped = swapped;
+    c.last_iterations = r.iterations;
+}

@@ -1,0 +1,353 @@
+//! Penetration depth by polytope expansion (EPA), with a bracket.
+//!
+//! # Maths
+//!
+//! For overlapping A and B the origin lies in M = A − B, and the penetration depth is
+//! δ = dist(0, ∂M) = min_{|n|=1} h_M(n): the shortest translation of B that brings the shapes
+//! into touching contact is δ·n* (B moves along n*, which points from A towards B). EPA keeps
+//! a polytope P ⊆ M (its vertices are support points) with the origin in P:
+//!
+//! * lower bound: δ ≥ dist(0, ∂P) = min over faces f of the face plane's distance n_f·x_f
+//!   (P ⊆ M), clamped at 0;
+//! * upper bound: δ ≤ h_M(n) for every unit n (the half-space {n·x ≤ h_M(n)} contains M and
+//!   its boundary plane is h_M(n) from the origin).
+//!
+//! Each iteration takes the face closest to the origin, asks for the support point p of M
+//! along its normal (upper = min(upper, n·p)), and stops when upper − lower ≤ tolerance ×
+//! scale; otherwise p is added: the faces that see p are removed and the horizon is
+//! re-triangulated with p. The witnesses are the barycentric combinations of the closest
+//! face's support points: p_a ∈ A, p_b ∈ B with p_a − p_b = δ n.
+//!
+//! # Robustness (the peers' failure cases)
+//!
+//! * Face orientation uses a point strictly inside the initial polytope, never the origin, so
+//!   an origin on ∂P (kissing contact) does not flip normals.
+//! * A GJK simplex of dimension < 3 (origin on a vertex, edge or face of the simplex) is
+//!   blown up with support points along directions orthogonal to it; if M has no extent in
+//!   some direction (flat shapes in contact), the depth is 0 and the contact is touching.
+//! * Visibility uses a tolerance relative to the problem scale, and a support point that no
+//!   face sees (rounding) ends the loop with [`EpaStatus::Stagnated`], the bracket valid.
+//! * Every quantity is relative to the scale of M, so large scale differences between the
+//!   shapes only enter through that scale.
+
+use nalgebra::{Point3, Vector3};
+
+use super::simplex::{Simplex, Vertex};
+use super::support::{Difference, SupportMap};
+
+/// How the expansion ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EpaStatus {
+    /// upper − lower ≤ tolerance × scale.
+    Converged,
+    /// M has no volume around the origin (flat or touching shapes): depth 0.
+    Flat,
+    /// A new support point is not beyond any face (rounding); the bracket is valid.
+    Stagnated,
+    /// The iteration cap was reached; the bracket is valid.
+    MaxIterations,
+}
+
+impl EpaStatus {
+    /// Lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EpaStatus::Converged => "converged",
+            EpaStatus::Flat => "flat",
+            EpaStatus::Stagnated => "stagnated",
+            EpaStatus::MaxIterations => "max_iterations",
+        }
+    }
+}
+
+/// Penetration of two overlapping shapes (world frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EpaOutput {
+    /// How the expansion ended.
+    pub status: EpaStatus,
+    /// The depth estimate (the upper bound: a translation this long along `normal`
+    /// separates the shapes up to touching).
+    pub depth: f64,
+    /// Proven lower bound of the depth.
+    pub lower: f64,
+    /// Proven upper bound of the depth (= `depth`).
+    pub upper: f64,
+    /// Unit direction from A towards B along which B moves by `depth` to touch A.
+    pub normal: Vector3<f64>,
+    /// Deepest point of A (world).
+    pub point_a: Point3<f64>,
+    /// Deepest point of B (world).
+    pub point_b: Point3<f64>,
+    /// Expansion iterations.
+    pub iterations: u32,
+}
+
+/// Penetration depth of A and B placed by poses (both bounded support maps), with bracket.
+/// `None` when the shapes are disjoint (GJK proves a positive distance).
+pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &crate::Pose,
+    b: &B,
+    pose_b: &crate::Pose,
+    settings: &super::GjkSettings,
+) -> Result<Option<EpaOutput>, crate::GeomError> {
+    settings.validate()?;
+    let frame = super::RelativeFrame::new(pose_a, pose_b);
+    let mut diff = Difference { a, b, frame, hint_a: 0, hint_b: 0 };
+    let run = super::run(&mut diff, &super::Start::cold(-frame.t), settings, super::Mode::Distance);
+    if run.status != super::GjkStatus::Contact {
+        return Ok(None);
+    }
+    let e = expand(&mut diff, &run.simplex, run.scale, settings);
+    Ok(Some(EpaOutput {
+        normal: pose_a.transform_vector(&e.normal),
+        point_a: pose_a.transform_point(&e.point_a),
+        point_b: pose_a.transform_point(&e.point_b),
+        ..e
+    }))
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Face {
+    idx: [usize; 3],
+    n: Vector3<f64>,
+    dist: f64,
+    alive: bool,
+}
+
+/// Vertex budget of the expanding polytope.
+const MAX_VERTICES: usize = 512;
+
+/// EPA from a GJK simplex that contains the origin (in A's frame; output in A's frame).
+pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    diff: &mut Difference<'_, A, B>,
+    simplex: &Simplex,
+    scale: f64,
+    settings: &super::GjkSettings,
+) -> EpaOutput {
+    let mut verts: Vec<Vertex> = simplex.v[..simplex.len].to_vec();
+    let mut scale = scale.max(f64::MIN_POSITIVE);
+    let flat_tol = 1e-9 * scale;
+    // Blow the simplex up to a full-dimensional polytope containing the origin.
+    let seed = verts[0];
+    if let Some(out) = blow_up(diff, &mut verts, flat_tol, &seed) {
+        return out;
+    }
+    for v in &verts {
+        scale = scale.max(v.w.norm());
+    }
+    let interior = verts.iter().fold(Vector3::zeros(), |acc, v| acc + v.w) / verts.len() as f64;
+    let mut faces: Vec<Face> = Vec::with_capacity(64);
+    // Initial hull of 4 or 5 points: a tetrahedron, or a bipyramid over triangle 0-1-2.
+    let initial: &[[usize; 3]] = if verts.len() == 4 {
+        &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]
+    } else {
+        &[[0, 1, 3], [1, 2, 3], [2, 0, 3], [0, 1, 4], [1, 2, 4], [2, 0, 4]]
+    };
+    for f in initial {
+        if let Some(face) = make_face(&verts, *f, &interior) {
+            faces.push(face);
+        } else {
+            return flat_output(&verts, Vector3::x(), 0);
+        }
+    }
+    let mut upper = f64::INFINITY;
+    let mut best_upper_n = faces[0].n;
+    let mut status = EpaStatus::MaxIterations;
+    let mut it = 0u32;
+    let mut edges: Vec<(usize, usize)> = Vec::with_capacity(32);
+    while it < settings.max_iterations {
+        it += 1;
+        let closest = (0..faces.len())
+            .filter(|&i| faces[i].alive)
+            .min_by(|&i, &j| faces[i].dist.total_cmp(&faces[j].dist))
+            .unwrap_or(0);
+        let f = faces[closest];
+        // Support of M along n: maximize n·x, i.e. minimize (−n)·x.
+        let p = diff.support(&-f.n);
+        scale = scale.max(p.w.norm());
+        let h = f.n.dot(&p.w);
+        if h < upper {
+            upper = h;
+            best_upper_n = f.n;
+        }
+        let lower = f.dist.max(0.0);
+        if upper - lower <= settings.tolerance * scale {
+            status = EpaStatus::Converged;
+            break;
+        }
+        if verts.len() >= MAX_VERTICES {
+            break;
+        }
+        let eps = 1e-12 * scale;
+        // Remove the faces that see p; collect the horizon.
+        edges.clear();
+        let mut any = false;
+        for face in faces.iter_mut().filter(|x| x.alive) {
+            if face.n.dot(&(p.w - verts[face.idx[0]].w)) > eps {
+                face.alive = false;
+                any = true;
+                for (u, v) in
+                    [(face.idx[0], face.idx[1]), (face.idx[1], face.idx[2]), (face.idx[2], face.idx[0])]
+                {
+                    if let Some(k) = edges.iter().position(|&(x, y)| x == v && y == u) {
+                        edges.swap_remove(k);
+                    } else {
+                        edges.push((u, v));
+                    }
+                }
+            }
+        }
+        if !any {
+            status = EpaStatus::Stagnated;
+            break;
+        }
+        verts.push(p);
+        let pi = verts.len() - 1;
+        let mut ok = true;
+        for &(u, v) in &edges {
+            match make_face(&verts, [u, v, pi], &interior) {
+                Some(face) => faces.push(face),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            status = EpaStatus::Stagnated;
+            break;
+        }
+        faces.retain(|x| x.alive);
+    }
+    let lower =
+        faces.iter().filter(|x| x.alive).map(|x| x.dist).fold(f64::INFINITY, f64::min).max(0.0).min(upper);
+    // Witnesses from the closest face's projection of the origin.
+    let f = faces.iter().filter(|x| x.alive).min_by(|x, y| x.dist.total_cmp(&y.dist)).copied();
+    let (pa, pb, n) = match f {
+        Some(f) => {
+            let mut s = Simplex::new();
+            for &k in &f.idx {
+                s.push(verts[k]);
+            }
+            s.project_origin();
+            let (pa, pb) = s.witnesses();
+            (pa, pb, f.n)
+        }
+        None => (verts[0].a, verts[0].b, best_upper_n),
+    };
+    EpaOutput { status, depth: upper, lower, upper, normal: n, point_a: pa, point_b: pb, iterations: it }
+}
+
+fn flat_output(verts: &[Vertex], n: Vector3<f64>, it: u32) -> EpaOutput {
+    // The origin is on ∂M (to round-off): depth 0, witnesses the common point.
+    let v = verts.iter().min_by(|x, y| x.w.norm_squared().total_cmp(&y.w.norm_squared())).copied();
+    let (pa, pb) = v.map_or((Point3::origin(), Point3::origin()), |v| (v.a, v.b));
+    EpaOutput {
+        status: EpaStatus::Flat,
+        depth: 0.0,
+        lower: 0.0,
+        upper: 0.0,
+        normal: n,
+        point_a: pa,
+        point_b: pb,
+        iterations: it,
+    }
+}
+
+/// A face with its outward unit normal (oriented away from `interior`) and plane distance
+/// from the origin; `None` for a zero-area face.
+fn make_face(verts: &[Vertex], idx: [usize; 3], interior: &Vector3<f64>) -> Option<Face> {
+    let (a, b, c) = (verts[idx[0]].w, verts[idx[1]].w, verts[idx[2]].w);
+    let n = (b - a).cross(&(c - a));
+    let len = n.norm();
+    if !super::gt(len, 0.0) || !len.is_finite() {
+        return None;
+    }
+    let mut n = n / len;
+    let mut idx = idx;
+    if n.dot(&(a - interior)) < 0.0 {
+        n = -n;
+        idx.swap(1, 2);
+    }
+    Some(Face { idx, n, dist: n.dot(&a), alive: true })
+}
+
+/// Extends `verts` (the GJK simplex, origin in its hull) to 4 affinely independent points (a
+/// tetrahedron) or 5 (a bipyramid over the triangle 0-1-2) containing the origin. Returns a
+/// depth-0 answer when M is flat around the origin.
+fn blow_up<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    diff: &mut Difference<'_, A, B>,
+    verts: &mut Vec<Vertex>,
+    flat_tol: f64,
+    seed: &Vertex,
+) -> Option<EpaOutput> {
+    if verts.len() == 4 {
+        return None;
+    }
+    // Support points of M maximizing ±n.
+    let mut both = |n: &Vector3<f64>| (diff.support(&-n), diff.support(n));
+    // Up to a segment.
+    if verts.len() == 1 {
+        let mut best: Option<Vertex> = None;
+        let mut best_len = flat_tol;
+        for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
+            let (p, q) = both(&axis);
+            for c in [p, q] {
+                let l = (c.w - verts[0].w).norm();
+                if l > best_len {
+                    best_len = l;
+                    best = Some(c);
+                }
+            }
+        }
+        match best {
+            Some(c) => verts.push(c),
+            None => return Some(flat_output(&[*seed], Vector3::x(), 0)),
+        }
+    }
+    // Up to a triangle.
+    if verts.len() == 2 {
+        let e = verts[1].w - verts[0].w;
+        let e = e / e.norm();
+        let mut best: Option<Vertex> = None;
+        let mut best_h = flat_tol;
+        for axis in [Vector3::x(), Vector3::y(), Vector3::z()] {
+            let n = axis - e * e.dot(&axis);
+            if n.norm() < 0.5 {
+                continue;
+            }
+            let n = n.normalize();
+            let (p, q) = both(&n);
+            for c in [p, q] {
+                let d = c.w - verts[0].w;
+                let h = (d - e * e.dot(&d)).norm();
+                if h > best_h {
+                    best_h = h;
+                    best = Some(c);
+                }
+            }
+        }
+        match best {
+            Some(c) => verts.push(c),
+            None => return Some(flat_output(verts, e.cross(&Vector3::x()).normalize(), 0)),
+        }
+    }
+    // Bipyramid over the triangle.
+    let n = (verts[1].w - verts[0].w).cross(&(verts[2].w - verts[0].w));
+    let len = n.norm();
+    if !super::gt(len, 0.0) {
+        return Some(flat_output(verts, Vector3::z(), 0));
+    }
+    let n = n / len;
+    let (p, q) = both(&n);
+    let up = n.dot(&(p.w - verts[0].w));
+    let down = n.dot(&(verts[0].w - q.w));
+    if !super::gt(up, flat_tol) {
+        return Some(flat_output(verts, n, 0));
+    }
+    if !super::gt(down, flat_tol) {
+        return Some(flat_output(verts, -n, 0));
+    }
+    verts.push(p);
+    verts.push(q);
+    None
+}

@@ -1,0 +1,50 @@
+//! Support maps, GJK distance (certified, warm-started, optionally accelerated) and
+//! penetration depth for every pair of bounded convex shapes.
+//!
+//! # Maths
+//!
+//! GJK minimizes |x| over the Minkowski difference M = A − B using only support maps
+//! ([`SupportMap`]): it is the Frank–Wolfe method on ½|x|² with a simplex "fully corrective"
+//! step. Every iteration yields a point v ∈ M (upper bound |v| of the distance, witnesses
+//! p_a ∈ A, p_b ∈ B with p_a − p_b = v) and, from the support point w along the search
+//! direction d, a lower bound d·w/|d|: the certificate of [`crate::query`] (see
+//! [`distance`](self::gjk_distance) for the details and edge cases).
+//!
+//! When the shapes overlap, GJK ends with a tetrahedron of M around the origin, and EPA
+//! ([`penetration`]) expands it into a polytope P ⊆ M to find the penetration depth
+//! min_{|n|=1} h_M(n), again with a bracket: the distance from the origin to ∂P is a lower
+//! bound of the depth, and h_M(n) along the best face normal an upper bound.
+//!
+//! # Contents
+//!
+//! | item | what |
+//! |---|---|
+//! | [`SupportMap`] | the support-map trait (implemented by [`Shape`](crate::Shape)) |
+//! | [`gjk_distance`], [`gjk_intersects`] | distance with bracket / early-exit intersection test |
+//! | [`penetration`] | EPA penetration depth with bracket |
+//! | [`GjkSettings`], [`Acceleration`], [`GjkStatus`], [`GjkCache`] | settings, momentum variants, statuses, warm start |
+//!
+//! The query API ([`crate::distance`], [`crate::distance_tracked`]) routes every pair without a
+//! better algorithm here, on the shapes' *cores* (sphere → centre, capsule → axis segment,
+//! rounded shape → inner shape) with the radii added back.
+
+mod distance;
+mod epa;
+mod settings;
+mod simplex;
+mod support;
+
+pub use distance::{GjkOutput, gjk_distance, gjk_intersects};
+pub use epa::{EpaOutput, EpaStatus, penetration};
+pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
+pub use support::SupportMap;
+
+pub(crate) use distance::{Mode, Start, contact_floor, initial_direction, run, store};
+pub(crate) use epa::expand;
+pub(crate) use support::{Difference, RelativeFrame, core_of};
+
+/// `x > y`, false when either is NaN (reads better than `!(x > y)` for "not proven greater").
+#[inline]
+pub(crate) fn gt(x: f64, y: f64) -> bool {
+    x > y
+}

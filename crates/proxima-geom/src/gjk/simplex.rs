@@ -1,0 +1,317 @@
+//! The GJK simplex: up to four points wᵢ = aᵢ − bᵢ of the Minkowski difference, with the
+//! support points aᵢ ∈ A, bᵢ ∈ B that produced them, and the sub-algorithm that projects the
+//! origin onto their convex hull.
+//!
+//! # Maths
+//!
+//! The closest point of conv{w₀..w_k} to the origin is found by Voronoi-region tests
+//! (Ericson, *Real-Time Collision Detection*, §5.1): for a segment, the clamped parameter; for
+//! a triangle, the sign tests on the dot products d₁..d₆ and the barycentric "areas"
+//! v_a, v_b, v_c; for a tetrahedron, the triangles whose plane separates the origin from the
+//! opposite vertex, keeping the closest. The simplex is then reduced to the vertices with a
+//! positive weight, and the same weights λᵢ give the witnesses Σλᵢaᵢ ∈ A, Σλᵢbᵢ ∈ B with
+//! Σλᵢaᵢ − Σλᵢbᵢ = v.
+//!
+//! # Edge cases
+//!
+//! * A flat tetrahedron (|6·volume| ≤ 1e-12 × its size³) cannot enclose the origin: every face
+//!   is tried and the closest kept, so degenerate simplices never report containment.
+//! * A zero-length edge or zero-area triangle falls back to its vertices / edges (the region
+//!   tests degrade gracefully because every denominator is checked before use).
+
+use nalgebra::{Point3, Vector3};
+
+/// One vertex: w = a − b with its support points (all in the computation frame) and the
+/// search direction d that produced it (w minimizes d·x over A − B; kept for warm starts).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Vertex {
+    pub w: Vector3<f64>,
+    pub a: Point3<f64>,
+    pub b: Point3<f64>,
+    pub d: Vector3<f64>,
+}
+
+/// Up to four vertices and the barycentric weights of the current closest point.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Simplex {
+    pub v: [Vertex; 4],
+    pub lambda: [f64; 4],
+    pub len: usize,
+}
+
+const ZERO: Vertex = Vertex {
+    w: Vector3::new(0.0, 0.0, 0.0),
+    a: Point3::new(0.0, 0.0, 0.0),
+    b: Point3::new(0.0, 0.0, 0.0),
+    d: Vector3::new(0.0, 0.0, 0.0),
+};
+
+/// Relative flatness threshold of a tetrahedron.
+const FLAT_TETRAHEDRON: f64 = 1e-12;
+
+impl Simplex {
+    pub fn new() -> Self {
+        Self { v: [ZERO; 4], lambda: [0.0; 4], len: 0 }
+    }
+
+    pub fn push(&mut self, x: Vertex) {
+        debug_assert!(self.len < 4);
+        self.v[self.len] = x;
+        self.len += 1;
+    }
+
+    /// Whether `w` is (bitwise) one of the current vertices.
+    pub fn contains(&self, w: &Vector3<f64>) -> bool {
+        self.v[..self.len].iter().any(|x| x.w == *w)
+    }
+
+    /// Witness points Σλᵢaᵢ, Σλᵢbᵢ.
+    pub fn witnesses(&self) -> (Point3<f64>, Point3<f64>) {
+        let mut pa = Vector3::zeros();
+        let mut pb = Vector3::zeros();
+        for i in 0..self.len {
+            pa += self.v[i].a.coords * self.lambda[i];
+            pb += self.v[i].b.coords * self.lambda[i];
+        }
+        (Point3::from(pa), Point3::from(pb))
+    }
+
+    /// Projects the origin onto the hull of the vertices, reduces the simplex to the support
+    /// of the projection, sets the weights and returns the closest point v. A returned length
+    /// of 4 means the origin is inside the (non-flat) tetrahedron: v = 0.
+    pub fn project_origin(&mut self) -> Vector3<f64> {
+        match self.len {
+            1 => {
+                self.lambda[0] = 1.0;
+                self.v[0].w
+            }
+            2 => self.project_segment(),
+            3 => self.project_triangle(),
+            _ => self.project_tetrahedron(),
+        }
+    }
+
+    fn keep(&mut self, idx: &[usize], lambda: &[f64]) -> Vector3<f64> {
+        let old = self.v;
+        let mut v = Vector3::zeros();
+        for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
+            self.v[k] = old[i];
+            self.lambda[k] = l;
+            v += old[i].w * l;
+        }
+        self.len = idx.len();
+        v
+    }
+
+    fn project_segment(&mut self) -> Vector3<f64> {
+        let (a, b) = (self.v[0].w, self.v[1].w);
+        let (i, l) = segment_region(&a, &b);
+        match i {
+            SegmentRegion::A => self.keep(&[0], &[1.0]),
+            SegmentRegion::B => self.keep(&[1], &[1.0]),
+            SegmentRegion::Inside => self.keep(&[0, 1], &[1.0 - l, l]),
+        }
+    }
+
+    fn project_triangle(&mut self) -> Vector3<f64> {
+        let (idx, lam, n) = triangle_region([self.v[0].w, self.v[1].w, self.v[2].w]);
+        self.keep(&idx.0[..n], &lam[..n])
+    }
+
+    fn project_tetrahedron(&mut self) -> Vector3<f64> {
+        let p = [self.v[0].w, self.v[1].w, self.v[2].w, self.v[3].w];
+        let faces: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]];
+        // 6·volume and a size for the flatness test.
+        let vol = (p[1] - p[0]).dot(&(p[2] - p[0]).cross(&(p[3] - p[0])));
+        let size = (p[1] - p[0]).norm().max((p[2] - p[0]).norm()).max((p[3] - p[0]).norm());
+        let flat = !super::gt(vol.abs(), FLAT_TETRAHEDRON * size * size * size);
+        let mut best: Option<(f64, [usize; 3], [f64; 3], usize)> = None;
+        let mut inside = !flat;
+        for f in faces {
+            let (i, j, k, o) = (f[0], f[1], f[2], f[3]);
+            if !flat {
+                let n = (p[j] - p[i]).cross(&(p[k] - p[i]));
+                let side_origin = -p[i].dot(&n);
+                let side_opposite = (p[o] - p[i]).dot(&n);
+                // The origin is strictly on the opposite vertex's side of this face: not the
+                // face's region.
+                if side_origin * side_opposite > 0.0 {
+                    continue;
+                }
+            }
+            inside = false;
+            let (idx, lam, n) = triangle_region([p[i], p[j], p[k]]);
+            let tri = [i, j, k];
+            let mut v = Vector3::zeros();
+            for m in 0..n {
+                v += p[tri[idx.0[m]]] * lam[m];
+            }
+            let d = v.norm_squared();
+            if best.is_none_or(|b| d < b.0) {
+                let sel = [tri[idx.0[0]], tri[idx.0[1]], tri[idx.0[2]]];
+                best = Some((d, sel, lam, n));
+            }
+        }
+        if inside {
+            // Barycentric coordinates of the origin: ratios of signed volumes.
+            let vol_of = |a: Vector3<f64>, b: Vector3<f64>, c: Vector3<f64>, d: Vector3<f64>| {
+                (b - a).dot(&(c - a).cross(&(d - a)))
+            };
+            let z = Vector3::zeros();
+            let l = [
+                vol_of(z, p[1], p[2], p[3]) / vol,
+                vol_of(p[0], z, p[2], p[3]) / vol,
+                vol_of(p[0], p[1], z, p[3]) / vol,
+                vol_of(p[0], p[1], p[2], z) / vol,
+            ];
+            self.lambda = l;
+            return Vector3::zeros();
+        }
+        match best {
+            Some((_, sel, lam, n)) => self.keep(&sel[..n], &lam[..n]),
+            None => self.keep(&[0], &[1.0]),
+        }
+    }
+}
+
+enum SegmentRegion {
+    A,
+    B,
+    Inside,
+}
+
+/// Closest point of [a, b] to the origin: region and parameter t (point a + t(b − a)).
+fn segment_region(a: &Vector3<f64>, b: &Vector3<f64>) -> (SegmentRegion, f64) {
+    let ab = b - a;
+    let t = -a.dot(&ab);
+    if t <= 0.0 {
+        return (SegmentRegion::A, 0.0);
+    }
+    let len2 = ab.norm_squared();
+    if t >= len2 {
+        return (SegmentRegion::B, 1.0);
+    }
+    (SegmentRegion::Inside, t / len2)
+}
+
+/// Indices (into the triangle's 3 vertices) of the support, padded.
+#[derive(Debug, Clone, Copy)]
+struct Vec3Idx([usize; 3]);
+
+/// Closest point of triangle (a, b, c) to the origin: (support indices, weights, count).
+fn triangle_region(t: [Vector3<f64>; 3]) -> (Vec3Idx, [f64; 3], usize) {
+    let [a, b, c] = t;
+    let ab = b - a;
+    let ac = c - a;
+    let d1 = -ab.dot(&a);
+    let d2 = -ac.dot(&a);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return (Vec3Idx([0, 0, 0]), [1.0, 0.0, 0.0], 1);
+    }
+    let d3 = -ab.dot(&b);
+    let d4 = -ac.dot(&b);
+    if d3 >= 0.0 && d4 <= d3 {
+        return (Vec3Idx([1, 0, 0]), [1.0, 0.0, 0.0], 1);
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let s = d1 / (d1 - d3);
+        return (Vec3Idx([0, 1, 0]), [1.0 - s, s, 0.0], 2);
+    }
+    let d5 = -ab.dot(&c);
+    let d6 = -ac.dot(&c);
+    if d6 >= 0.0 && d5 <= d6 {
+        return (Vec3Idx([2, 0, 0]), [1.0, 0.0, 0.0], 1);
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let s = d2 / (d2 - d6);
+        return (Vec3Idx([0, 2, 0]), [1.0 - s, s, 0.0], 2);
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        let s = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return (Vec3Idx([1, 2, 0]), [1.0 - s, s, 0.0], 2);
+    }
+    let sum = va + vb + vc;
+    if !super::gt(sum, 0.0) {
+        // Zero-area triangle that passed every region test (rounding): best edge.
+        let mut best = (f64::INFINITY, Vec3Idx([0, 0, 0]), [1.0, 0.0, 0.0], 1);
+        for (i, j) in [(0usize, 1usize), (0, 2), (1, 2)] {
+            let (region, s) = segment_region(&t[i], &t[j]);
+            let (idx, lam, n) = match region {
+                SegmentRegion::A => (Vec3Idx([i, 0, 0]), [1.0, 0.0, 0.0], 1),
+                SegmentRegion::B => (Vec3Idx([j, 0, 0]), [1.0, 0.0, 0.0], 1),
+                SegmentRegion::Inside => (Vec3Idx([i, j, 0]), [1.0 - s, s, 0.0], 2),
+            };
+            let mut v = Vector3::zeros();
+            for m in 0..n {
+                v += t[idx.0[m]] * lam[m];
+            }
+            if v.norm_squared() < best.0 {
+                best = (v.norm_squared(), idx, lam, n);
+            }
+        }
+        return (best.1, best.2, best.3);
+    }
+    let v = vb / sum;
+    let w = vc / sum;
+    (Vec3Idx([0, 1, 2]), [1.0 - v - w, v, w], 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vx(w: [f64; 3]) -> Vertex {
+        Vertex { w: w.into(), a: Point3::from(Vector3::from(w)), b: Point3::origin(), d: Vector3::zeros() }
+    }
+
+    #[test]
+    fn triangle_face_region() {
+        let mut s = Simplex::new();
+        for w in [[-1.0, -1.0, 1.0], [1.0, -1.0, 1.0], [0.0, 1.0, 1.0]] {
+            s.push(vx(w));
+        }
+        let v = s.project_origin();
+        assert!((v - Vector3::new(0.0, 0.0, 1.0)).norm() < 1e-15);
+        assert_eq!(s.len, 3);
+    }
+
+    #[test]
+    fn tetrahedron_contains_origin() {
+        let mut s = Simplex::new();
+        for w in [[1.0, 0.0, -1.0], [-1.0, 1.0, -1.0], [-1.0, -1.0, -1.0], [0.0, 0.0, 1.0]] {
+            s.push(vx(w));
+        }
+        let v = s.project_origin();
+        assert_eq!(v, Vector3::zeros());
+        assert_eq!(s.len, 4);
+        let sum: f64 = s.lambda.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-14 && s.lambda.iter().all(|&l| l >= 0.0));
+        let (pa, _) = s.witnesses();
+        assert!(pa.coords.norm() < 1e-15);
+    }
+
+    #[test]
+    fn flat_tetrahedron_never_contains() {
+        let mut s = Simplex::new();
+        for w in [[1.0, 0.0, 1.0], [-1.0, 1.0, 1.0], [-1.0, -1.0, 1.0], [0.0, 0.0, 1.0]] {
+            s.push(vx(w));
+        }
+        let v = s.project_origin();
+        assert!((v - Vector3::new(0.0, 0.0, 1.0)).norm() < 1e-15);
+        assert!(s.len < 4);
+    }
+
+    #[test]
+    fn tetrahedron_outside_face() {
+        let mut s = Simplex::new();
+        for w in [[1.0, 0.0, 1.0], [-1.0, 1.0, 1.0], [-1.0, -1.0, 1.0], [0.0, 0.0, 3.0]] {
+            s.push(vx(w));
+        }
+        let v = s.project_origin();
+        assert!((v - Vector3::new(0.0, 0.0, 1.0)).norm() < 1e-15);
+        assert_eq!(s.len, 3);
+    }
+}

@@ -1,0 +1,102 @@
+//! Support maps: the only access GJK and EPA have to a shape.
+//!
+//! A support map returns, for a direction m in the shape's local frame, a point s(m) of the
+//! shape with m·s(m) = max_{x∈S} m·x — an *exact witness*: the point itself belongs to the
+//! shape, so witness points built from convex combinations of support points lie in the
+//! shape. `hint` carries a vertex index between calls for shapes that hill-climb (convex
+//! polytopes with an adjacency); other shapes ignore it.
+//!
+//! [`Shape`] implements [`SupportMap`] for every bounded variant. [`core_of`] splits a shape
+//! into a *core* and a radius (sphere = point ⊕ ball, capsule = segment ⊕ ball,
+//! `Rounded(S, ρ)` = S ⊕ ball): GJK runs on the cores, which converges in finitely many
+//! steps for polytopal cores, and the radii are added afterwards.
+
+use nalgebra::{Matrix3, Point3, Vector3};
+
+use crate::pose::Pose;
+use crate::shape::Shape;
+
+/// A convex shape known through its support function (local frame).
+pub trait SupportMap {
+    /// A point of the shape maximizing m·x (local frame). `hint`: see the module docs.
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64>;
+}
+
+impl SupportMap for Shape {
+    /// Lines (unbounded) are not support maps: their support is the origin here, and every
+    /// GJK entry point rejects them before calling this.
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        self.local_support_hinted(m, hint).unwrap_or_else(Point3::origin)
+    }
+}
+
+/// The core of a shape: what GJK runs on before the radius is added back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum CoreShape<'a> {
+    /// The local origin (a sphere's centre).
+    Origin,
+    /// The segment (0, 0, ±h) (a capsule's axis).
+    ZSegment(f64),
+    /// The shape itself.
+    Whole(&'a Shape),
+}
+
+impl SupportMap for CoreShape<'_> {
+    #[inline]
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        match self {
+            CoreShape::Origin => Point3::origin(),
+            CoreShape::ZSegment(h) => Point3::new(0.0, 0.0, if m.z >= 0.0 { *h } else { -*h }),
+            CoreShape::Whole(s) => s.local_support_hinted(m, hint).unwrap_or_else(Point3::origin),
+        }
+    }
+}
+
+/// (core, radius) with shape = core ⊕ ball(radius).
+pub(crate) fn core_of(s: &Shape) -> (CoreShape<'_>, f64) {
+    match s {
+        Shape::Sphere(x) => (CoreShape::Origin, x.radius()),
+        Shape::Capsule(x) => (CoreShape::ZSegment(x.half_height()), x.radius()),
+        Shape::Rounded(x) => {
+            let (c, r) = core_of(x.inner());
+            (c, r + x.radius())
+        }
+        _ => (CoreShape::Whole(s), 0.0),
+    }
+}
+
+/// B's placement in A's frame: x_A = R·x_B + t with R = R_Aᵀ R_B, t = R_Aᵀ (t_B − t_A).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RelativeFrame {
+    pub r: Matrix3<f64>,
+    pub t: Vector3<f64>,
+}
+
+impl RelativeFrame {
+    pub fn new(pa: &Pose, pb: &Pose) -> Self {
+        let rat = pa.rotation().transpose();
+        Self { r: rat * pb.rotation(), t: rat * (pb.translation() - pa.translation()) }
+    }
+}
+
+/// The Minkowski difference A − B in A's frame, with the hill-climbing hints of both shapes.
+pub(crate) struct Difference<'s, A: ?Sized, B: ?Sized> {
+    pub a: &'s A,
+    pub b: &'s B,
+    pub frame: RelativeFrame,
+    pub hint_a: u32,
+    pub hint_b: u32,
+}
+
+impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
+    /// The point w = s_A(−d) − s_B(d) minimizing d·x over A − B, with its two support points
+    /// (A's frame).
+    #[inline]
+    pub fn support(&mut self, d: &Vector3<f64>) -> super::simplex::Vertex {
+        let a = self.a.local_support(&-d, &mut self.hint_a);
+        let db = self.frame.r.tr_mul(d);
+        let bl = self.b.local_support(&db, &mut self.hint_b);
+        let b = Point3::from(self.frame.r * bl.coords + self.frame.t);
+        super::simplex::Vertex { w: a - b, a, b, d: *d }
+    }
+}

@@ -1,0 +1,169 @@
+//! Adapter from shapes and poses to GJK / EPA ([`crate::gjk`]): the general algorithm for
+//! every pair of bounded shapes.
+//!
+//! GJK runs on the shapes' cores (sphere → centre, capsule → axis, rounded → inner shape) in
+//! A's frame; the witnesses are moved to the world frame and the radii added back by the
+//! shared case analysis (`certificate::finish`). The answer's certificate reuses GJK's
+//! duality-gap lower bound when no radius is involved.
+//!
+//! | GJK status | answer |
+//! |---|---|
+//! | `Converged`, `Stagnated` | separated (bracket from GJK), or contact below the round-off floor |
+//! | `Contact` | EPA on the cores: touching (depth ≤ round-off) or intersecting with the depth |
+//! | `MaxIterations` | separated when the lower bound is positive (proven), else an error: never a guess |
+//!
+//! A line is not bounded, hence not a support map: pairs with a line other than the
+//! closed-form and LCP ones are [`GeomError::Unsupported`].
+
+use nalgebra::Vector3;
+
+use super::super::certificate::{Core, Radii, finish};
+use crate::error::GeomError;
+use crate::gjk::{
+    Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor, core_of, expand,
+    initial_direction, run, store,
+};
+use crate::pose::Pose;
+use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
+use crate::shape::Shape;
+
+/// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
+/// orientation is converted when the canonical order flipped since the last call).
+pub(crate) fn distance(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    cache: Option<(&mut GjkCache, bool)>,
+) -> Result<DistanceResult, GeomError> {
+    distance_with_depth(a, pa, b, pb, settings, cache).map(|(r, _)| r)
+}
+
+/// As [`distance`], plus a proven bracket [lower, upper] of the penetration depth when the
+/// shapes overlap (EPA on the cores plus the radii, or radii minus the core distance).
+pub(crate) fn distance_with_depth(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    cache: Option<(&mut GjkCache, bool)>,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    settings.gjk.validate()?;
+    if !a.is_bounded() || !b.is_bounded() {
+        return Err(unbounded(a, b));
+    }
+    let (ca, ra) = core_of(a);
+    let (cb, rb) = core_of(b);
+    let frame = RelativeFrame::new(pa, pb);
+    let (init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
+    let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
+    let r = run(&mut diff, &init, &settings.gjk, Mode::Distance);
+    if let Some((c, swapped)) = cache {
+        store(c, &r, swapped);
+    }
+    let path = QueryPath::Gjk { status: r.status, iterations: r.iterations };
+    let (qa, qb) = r.simplex.witnesses();
+    let (qa, qb) = (pa.transform_point(&qa), pa.transform_point(&qb));
+    let radii = Radii { a: ra, b: rb };
+    let shapes = (a, pa, b, pb);
+    let rsum = ra + rb;
+    let mut bracket = None;
+    let core = match r.status {
+        GjkStatus::Contact => {
+            let e = expand(&mut diff, &r.simplex, r.scale, &settings.gjk);
+            let touching = e.status == EpaStatus::Flat || e.upper <= contact_floor(r.scale);
+            let (lo, hi) = if touching { (0.0, 0.0) } else { (e.lower, e.upper) };
+            bracket = Some((lo + rsum, hi + rsum));
+            let common = nalgebra::center(&qa, &qb);
+            Core { qa: common, qb: common, core_depth: Some(hi), lower_hint: None }
+        }
+        GjkStatus::MaxIterations if !crate::gjk::gt(r.lower, 0.0) => {
+            return Err(GeomError::Degenerate {
+                what: "GJK reached its iteration cap without proving separation or contact \
+                       (raise gjk.max_iterations or the tolerance)",
+            });
+        }
+        _ if r.upper <= contact_floor(r.scale) => {
+            bracket = Some((rsum, rsum));
+            let common = nalgebra::center(&qa, &qb);
+            Core { qa: common, qb: common, core_depth: Some(0.0), lower_hint: None }
+        }
+        _ => {
+            if r.upper < rsum {
+                bracket = Some((rsum - r.upper, rsum - r.lower.max(0.0)));
+            }
+            Core { qa, qb, core_depth: None, lower_hint: Some(r.lower.max(0.0)) }
+        }
+    };
+    Ok((finish(core, radii, shapes, settings, Algorithm::Gjk, path), bracket))
+}
+
+fn unbounded(a: &Shape, b: &Shape) -> GeomError {
+    GeomError::Unsupported {
+        op: "distance",
+        a: a.kind(),
+        b: b.kind(),
+        algorithm: Some(Algorithm::Gjk.as_str()),
+    }
+}
+
+/// Start (direction, warm simplex) and hints, converted to the current order.
+fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start, (u32, u32)) {
+    match cache {
+        Some((c, swapped)) if c.is_warm() => {
+            let s = initial_direction(frame, Some(c));
+            if c.swapped == swapped {
+                (s, (c.hint_a, c.hint_b))
+            } else {
+                // Stored for (b, a): a direction d in b's frame for M' = B − A = −M becomes
+                // −R d in a's frame (R maps b's frame to a's).
+                let conv = |d: Vector3<f64>| -(frame.r * d);
+                let mut t = s;
+                t.direction = conv(s.direction);
+                for d in t.simplex_dirs.iter_mut() {
+                    *d = conv(*d);
+                }
+                (t, (c.hint_b, c.hint_a))
+            }
+        }
+        _ => (initial_direction(frame, None), (0, 0)),
+    }
+}
+
+/// Early-exit GJK intersection test on the canonical pair.
+pub(crate) fn intersects(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<Intersection, GeomError> {
+    settings.gjk.validate()?;
+    if !a.is_bounded() || !b.is_bounded() {
+        return Err(unbounded(a, b));
+    }
+    let (ca, ra) = core_of(a);
+    let (cb, rb) = core_of(b);
+    let frame = RelativeFrame::new(pa, pb);
+    let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: 0, hint_b: 0 };
+    let margin = ra + rb;
+    let r = run(&mut diff, &initial_direction(&frame, None), &settings.gjk, Mode::Boolean { margin });
+    let (qa, qb) = r.simplex.witnesses();
+    Ok(match r.status {
+        GjkStatus::Contact => {
+            // Cores within `margin`: the point on qa→qb at the fraction ra/(ra+rb) is in both.
+            let t = if margin > 0.0 { ra / margin } else { 0.5 };
+            let p = qa + (qb - qa) * t;
+            Intersection::Intersecting { point: Some(pa.transform_point(&p)) }
+        }
+        _ if r.lower > margin => {
+            // lower = d·w/|d| with n = −d/|d|: min_B n·x − max_A n·x > 0.
+            let n = -r.lower_dir / r.lower_dir.norm();
+            Intersection::Separated { direction: Some(pa.transform_vector(&n)) }
+        }
+        _ if r.upper <= margin + contact_floor(r.scale) => Intersection::Intersecting { point: None },
+        _ => Intersection::Undecided { reason: "GJK reached no verdict (iteration cap or round-off)" },
+    })
+}
