@@ -171,8 +171,8 @@ pub(crate) fn project_unchecked(radii: &[f64], point: &[f64], x: &mut [f64]) -> 
                 lo = lo.max(ri * (zi - 1.0));
                 rz2 += (ri * zi) * (ri * zi);
             }
-            let hi = (rz2.sqrt() - 1.0).max(lo);
-            let (s, it) = solve_secular(radii, point, amin, lo, hi, false);
+            let hi = rz2.sqrt().max(lo + 1.0);
+            let (s, it) = solve_secular(radii, point, amin, lo + 1.0, hi, false);
             (s, it, false)
         }
         _ => {
@@ -183,8 +183,8 @@ pub(crate) fn project_unchecked(radii: &[f64], point: &[f64], x: &mut [f64]) -> 
                 }
             }
             if zk2 > 0.0 {
-                let lo = (-1.0 + zk2.sqrt()).min(0.0);
-                let (s, it) = solve_secular(radii, point, amin, lo, 0.0, false);
+                let lo = zk2.sqrt().min(1.0);
+                let (s, it) = solve_secular(radii, point, amin, lo, 1.0, false);
                 (s, it, false)
             } else {
                 // p lies on the hyperplane(s) of the shortest axes.
@@ -216,25 +216,27 @@ pub(crate) fn project_unchecked(radii: &[f64], point: &[f64], x: &mut [f64]) -> 
                         location,
                     };
                 }
-                let (s, it) = solve_secular(radii, point, amin, -1.0, 0.0, true);
+                let (s, it) = solve_secular(radii, point, amin, 0.0, 1.0, true);
                 (s, it, true)
             }
         }
     };
+    // `s` is σ = s + 1 here: the denominators σ + (rᵢ − 1) keep full relative accuracy when
+    // the root is close to the branch point s = −1 (inside points near a shortest axis).
     for i in 0..n {
         let ri = r(i);
-        x[i] = if skip_min_axes && is_min(i) { 0.0 } else { ri * point[i] / (s + ri) };
+        x[i] = if skip_min_axes && is_min(i) { 0.0 } else { ri * point[i] / (s + (ri - 1.0)) };
     }
     let sd = dist(x, point);
     let distance = if location == PointLocation::Outside { sd } else { 0.0 };
-    PointEllipsoidInfo { surface_distance: sd, distance, lambda: s * amin2, iterations, location }
+    PointEllipsoidInfo { surface_distance: sd, distance, lambda: (s - 1.0) * amin2, iterations, location }
 }
 
 fn dist(x: &[f64], p: &[f64]) -> f64 {
     x.iter().zip(p).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt()
 }
 
-/// F(s) and F′(s); `skip_min` drops the shortest-axis terms (their numerators are zero).
+/// F and F′ at σ = s + 1; `skip_min` drops the shortest-axis terms (their numerators are zero).
 #[inline]
 fn secular(radii: &[f64], point: &[f64], amin: f64, s: f64, skip_min: bool) -> (f64, f64) {
     let mut f = -1.0;
@@ -246,15 +248,16 @@ fn secular(radii: &[f64], point: &[f64], amin: f64, s: f64, skip_min: bool) -> (
         let q = radii[i] / amin;
         let ri = q * q;
         let zi = point[i].abs() / radii[i];
-        let t = ri * zi / (s + ri);
+        let den = s + (ri - 1.0);
+        let t = ri * zi / den;
         f += t * t;
-        df -= 2.0 * t * t / (s + ri);
+        df -= 2.0 * t * t / den;
     }
     (f, df)
 }
 
-/// Root of F on [lo, hi] (F(lo) ≥ 0 ≥ F(hi)): monotone Newton from the left, bisection when a
-/// step leaves the bracket or fails to progress.
+/// Root σ of F on [lo, hi] (F(lo) ≥ 0 ≥ F(hi)), in the shifted variable σ = s + 1: monotone
+/// Newton from the left, bisection when a step leaves the bracket or fails to progress.
 fn solve_secular(radii: &[f64], point: &[f64], amin: f64, lo: f64, hi: f64, skip_min: bool) -> (f64, usize) {
     let (mut lo, mut hi) = (lo, hi);
     let mut s = lo;
