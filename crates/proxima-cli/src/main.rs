@@ -8,6 +8,7 @@
 //! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
+//! proxima reproduce ellipsoids --out DIR
 //! ```
 //!
 //! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error);
@@ -19,6 +20,7 @@ mod bench_lcp;
 mod common;
 mod demo;
 mod query;
+mod reproduce_ellipsoids;
 mod solve;
 mod solvers;
 mod workload;
@@ -48,6 +50,26 @@ enum Command {
     Query(query::QueryArgs),
     /// Time the geometry queries of a workload file and write JSON Lines results (harness contract).
     BenchGeometry(bench_geometry::BenchGeometryArgs),
+    /// Reproduce a spec's experiment: Markdown tables and SVG plots written to --out DIR.
+    Reproduce(ReproduceArgs),
+}
+
+/// `proxima reproduce TARGET --out DIR`.
+#[derive(Debug, clap::Args)]
+struct ReproduceArgs {
+    /// Which experiment.
+    #[arg(value_enum)]
+    target: ReproduceTarget,
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: std::path::PathBuf,
+}
+
+/// The reproducible experiments.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ReproduceTarget {
+    /// Ellipsoid spec Table 5.2 (all methods, separations 5 … 0.001) + workload vs oracle.
+    Ellipsoids,
 }
 
 fn main() -> ExitCode {
@@ -66,6 +88,9 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Query(args) => query::run(&args),
         Command::BenchGeometry(args) => bench_geometry::run(&args),
+        Command::Reproduce(args) => match args.target {
+            ReproduceTarget::Ellipsoids => reproduce_ellipsoids::run(&args.out),
+        },
     });
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,
