@@ -17,8 +17,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nalgebra::Vector3;
 use plotters::prelude::*;
 use proxima_geom::ellipsoid::{
-    AlternatingForm, AlternatingSettings, EllipsoidSettings, FacetRule, Projector,
-    RefinementSettings, alternating_projection, distance_ellipsoid_ellipsoid, iterative_refinement, oracle_distance,
+    AlternatingForm, AlternatingSettings, EllipsoidSettings, FacetRule, Projector, RefinementSettings,
+    alternating_projection, distance_ellipsoid_ellipsoid, iterative_refinement, oracle_distance,
     polyhedral_approximation,
 };
 use proxima_geom::shape::Ellipsoid;
@@ -112,8 +112,13 @@ pub fn run(out: &Path) -> Result<()> {
         "iterative refinement +4 (to x_err 1e-4)",
         "iterative refinement +7 (to x_err 1e-4)",
     ];
-    let bar = ProgressBar::with_draw_target(Some((cases.len() * methods.len()) as u64), ProgressDrawTarget::stderr());
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap_or(ProgressStyle::default_bar()));
+    let bar = ProgressBar::with_draw_target(
+        Some((cases.len() * methods.len()) as u64),
+        ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}").unwrap_or(ProgressStyle::default_bar()),
+    );
     let mut table: Vec<Vec<Cell>> = vec![Vec::new(); methods.len()];
     for case in &cases {
         let pb = case.b_pose;
@@ -126,7 +131,11 @@ pub fn run(out: &Path) -> Result<()> {
         let t = time_us(2001, || {
             std::hint::black_box(distance_ellipsoid_ellipsoid(&a, &pa, &b, &pb, &s).ok());
         });
-        table[0].push(Cell { iterations: Some(r.iterations), time_us: t, error: err6(&x, &case.x_ref).max((r.distance() - case.s).abs()) });
+        table[0].push(Cell {
+            iterations: Some(r.iterations),
+            time_us: t,
+            error: err6(&x, &case.x_ref).max((r.distance() - case.s).abs()),
+        });
         bar.inc(1);
         // Alternating projection (sequential, then simultaneous), with traces.
         for (row, form, tol) in [
@@ -135,7 +144,12 @@ pub fn run(out: &Path) -> Result<()> {
             (3, AlternatingForm::Simultaneous, 1e-4),
         ] {
             let mut trace = Vec::new();
-            let full = AlternatingSettings { form, projector: Projector::Newton, max_iterations: 200_000, step_tolerance: 0.0 };
+            let full = AlternatingSettings {
+                form,
+                projector: Projector::Newton,
+                max_iterations: 200_000,
+                step_tolerance: 0.0,
+            };
             let probe = AlternatingSettings { max_iterations: 400_000, ..full };
             let mut short = probe;
             // Find the count on a trace, then time exactly that many iterations.
@@ -187,15 +201,27 @@ pub fn run(out: &Path) -> Result<()> {
 
     let mut md = String::new();
     writeln!(md, "# Ellipsoid distance: spec Table 5.2 experiment, reproduced\n")?;
-    writeln!(md, "Pairs: radii (1,2,5) at the origin vs (5,2,1) at p_s = (4,4,4) − u(D* − s), u the optimal direction of the crossed test (spec §3.3); exact answer x₁*, x₁* + s·u, distance s. Separation 1.2955 is the crossed test itself (D* = {D_STAR}).\n")?;
+    writeln!(
+        md,
+        "Pairs: radii (1,2,5) at the origin vs (5,2,1) at p_s = (4,4,4) − u(D* − s), u the optimal direction of the crossed test (spec §3.3); exact answer x₁*, x₁* + s·u, distance s. Separation 1.2955 is the crossed test itself (D* = {D_STAR}).\n"
+    )?;
     writeln!(md, "## Thesis (Matlab flops, spec §7.1)\n")?;
-    writeln!(md, "| method | 5 | 1.2955 | 0.5 | 0.1 | 0.01 | 0.001 | tolerance |\n|---|---|---|---|---|---|---|---|")?;
+    writeln!(
+        md,
+        "| method | 5 | 1.2955 | 0.5 | 0.1 | 0.01 | 0.001 | tolerance |\n|---|---|---|---|---|---|---|---|"
+    )?;
     for (name, v, tol) in THESIS {
         writeln!(md, "| {name} | {} | {} | {} | {} | – | – | {tol} |", v[3], v[2], v[1], v[0])?;
     }
-    writeln!(md, "\nThesis iteration counts quoted by the spec for the simultaneous alternating projection to 1e-4 (thesis counting, start = iteration 1): 8 (s = 5, thesis ≈ 7), 14, 24, 78. Refinement to 1e-4: 21 cycles (+4), 15 (+7) on the crossed test.\n")?;
+    writeln!(
+        md,
+        "\nThesis iteration counts quoted by the spec for the simultaneous alternating projection to 1e-4 (thesis counting, start = iteration 1): 8 (s = 5, thesis ≈ 7), 14, 24, 78. Refinement to 1e-4: 21 cycles (+4), 15 (+7) on the crossed test.\n"
+    )?;
     writeln!(md, "## Measured (this machine): iterations / median time µs / error\n")?;
-    writeln!(md, "Error = max(|x − x*|, |d − s|) for ours, |x − x*| (6-vector) at the stopping iteration for the iterative methods, the model's d error (s − d_model ≥ 0) for the polyhedral model. Iterations of the simultaneous form use the thesis counting (start = 1, i.e. updates + 1); sequential counts are updates (each = two projections). `–` = did not reach the tolerance.\n")?;
+    writeln!(
+        md,
+        "Error = max(|x − x*|, |d − s|) for ours, |x − x*| (6-vector) at the stopping iteration for the iterative methods, the model's d error (s − d_model ≥ 0) for the polyhedral model. Iterations of the simultaneous form use the thesis counting (start = 1, i.e. updates + 1); sequential counts are updates (each = two projections). `–` = did not reach the tolerance.\n"
+    )?;
     writeln!(md, "| method | 5 | 1.2955 | 0.5 | 0.1 | 0.01 | 0.001 |\n|---|---|---|---|---|---|---|")?;
     for (m, row) in methods.iter().zip(&table) {
         let cells: Vec<String> = row
@@ -209,7 +235,10 @@ pub fn run(out: &Path) -> Result<()> {
     }
     let ours: Vec<usize> = table[0].iter().map(|c| c.iterations.unwrap_or(0)).collect();
     let (lo, hi) = (ours.iter().min().copied().unwrap_or(0), ours.iter().max().copied().unwrap_or(0));
-    writeln!(md, "\nOurs: Newton iterations {lo}–{hi} over s = 5 … 0.001 (flat: the cost does not grow near contact); the alternating projection's count grows roughly like 1/s.\n")?;
+    writeln!(
+        md,
+        "\nOurs: Newton iterations {lo}–{hi} over s = 5 … 0.001 (flat: the cost does not grow near contact); the alternating projection's count grows roughly like 1/s.\n"
+    )?;
 
     // The workload against the oracle.
     let wl = Path::new("../shared/bench/geometry/workloads/ellipsoids.json");
@@ -224,7 +253,8 @@ pub fn run(out: &Path) -> Result<()> {
             .collect();
         let bar = ProgressBar::with_draw_target(Some(pairs.len() as u64), ProgressDrawTarget::stderr());
         bar.set_message("ellipsoids workload vs oracle");
-        let (mut max_err, mut max_gap, mut mism, mut inter, mut max_it) = (0f64, 0f64, 0usize, 0usize, 0usize);
+        let (mut max_err, mut max_gap, mut mism, mut inter, mut max_it) =
+            (0f64, 0f64, 0usize, 0usize, 0usize);
         let s = EllipsoidSettings::default();
         for (ea, qa, eb, qb) in &pairs {
             let r = distance_ellipsoid_ellipsoid(ea, qa, eb, qb, &s)?;
@@ -246,10 +276,20 @@ pub fn run(out: &Path) -> Result<()> {
             best = best.min(start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64);
         }
         writeln!(md, "## `ellipsoids` workload ({} pairs) vs the double-double oracle\n", pairs.len())?;
-        writeln!(md, "| max \\|d − d_oracle\\| | max certificate gap | intersect mismatches | intersecting | max iterations | ours ns/query (min of 5 passes) | coal-native:default ns/query (anchors 2026-11-21) |\n|---|---|---|---|---|---|---|")?;
-        writeln!(md, "| {max_err:.1e} | {max_gap:.1e} | {mism} | {inter} | {max_it} | {best:.0} | 1,866 |\n")?;
+        writeln!(
+            md,
+            "| max \\|d − d_oracle\\| | max certificate gap | intersect mismatches | intersecting | max iterations | ours ns/query (min of 5 passes) | coal-native:default ns/query (anchors 2026-11-21) |\n|---|---|---|---|---|---|---|"
+        )?;
+        writeln!(
+            md,
+            "| {max_err:.1e} | {max_gap:.1e} | {mism} | {inter} | {max_it} | {best:.0} | 1,866 |\n"
+        )?;
     } else {
-        writeln!(md, "(`{}` not found: workload section skipped; run from the worktree root.)\n", wl.display())?;
+        writeln!(
+            md,
+            "(`{}` not found: workload section skipped; run from the worktree root.)\n",
+            wl.display()
+        )?;
     }
     std::fs::write(out.join("ellipsoids.md"), &md)?;
     plot(&out.join("ellipsoids_iterations.svg"), &table, &methods)?;
@@ -288,7 +328,9 @@ fn plot(path: &Path, table: &[Vec<Cell>], methods: &[&str]) -> Result<()> {
             .map_err(|e| anyhow::anyhow!("{e}"))?
             .label(*name)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-        chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled()))).map_err(|e| anyhow::anyhow!("{e}"))?;
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     chart
         .configure_series_labels()

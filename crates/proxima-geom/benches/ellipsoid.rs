@@ -49,7 +49,8 @@ fn alternating_projection(bencher: Bencher, s: f64) {
 
 /// The `ellipsoids` workload's pairs (radii and row-major poses), parsed once.
 fn workload() -> Vec<(Ellipsoid, Pose, Ellipsoid, Pose)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/geometry/workloads/ellipsoids.json");
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/geometry/workloads/ellipsoids.json");
     let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
     let w: serde_json::Value = serde_json::from_str(&text).unwrap();
     let f = |v: &serde_json::Value| v.as_f64().unwrap();
@@ -71,7 +72,14 @@ fn workload() -> Vec<(Ellipsoid, Pose, Ellipsoid, Pose)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|q| (shape(q["a"].as_str().unwrap()), pose(&q["pose_a"]), shape(q["b"].as_str().unwrap()), pose(&q["pose_b"])))
+        .map(|q| {
+            (
+                shape(q["a"].as_str().unwrap()),
+                pose(&q["pose_a"]),
+                shape(q["b"].as_str().unwrap()),
+                pose(&q["pose_b"]),
+            )
+        })
         .collect()
 }
 

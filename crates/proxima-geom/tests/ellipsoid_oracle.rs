@@ -18,13 +18,17 @@ fn pose(v: &serde_json::Value) -> Pose {
         .iter()
         .map(|row| row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
         .collect();
-    Pose::new([[r[0][0], r[0][1], r[0][2]], [r[1][0], r[1][1], r[1][2]], [r[2][0], r[2][1], r[2][2]]], [t[0], t[1], t[2]])
-        .unwrap()
+    Pose::new(
+        [[r[0][0], r[0][1], r[0][2]], [r[1][0], r[1][1], r[1][2]], [r[2][0], r[2][1], r[2][2]]],
+        [t[0], t[1], t[2]],
+    )
+    .unwrap()
 }
 
 #[test]
 fn workload_pairs_agree_with_the_double_double_oracle() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/geometry/workloads/ellipsoids.json");
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/geometry/workloads/ellipsoids.json");
     let Ok(text) = std::fs::read_to_string(path) else {
         // The harness lives outside the repository; CI without it has nothing to compare.
         eprintln!("skipping: {path} not found");
@@ -52,7 +56,12 @@ fn workload_pairs_agree_with_the_double_double_oracle() {
         assert_eq!(ours.is_intersecting(), oracle.intersecting, "query {q}");
         if !oracle.intersecting {
             assert!(oracle.gap <= 1e-24, "oracle gap {}", oracle.gap);
-            assert!((ours.distance() - oracle.distance).abs() <= 1e-10, "{} vs {}", ours.distance(), oracle.distance);
+            assert!(
+                (ours.distance() - oracle.distance).abs() <= 1e-10,
+                "{} vs {}",
+                ours.distance(),
+                oracle.distance
+            );
         }
         // The certificate brackets the oracle's distance; 1e-13 covers the f64 evaluation of
         // the bounds themselves (a few ulps of the coordinates, which are ≤ ~10 here).
@@ -114,7 +123,12 @@ fn degenerate_inputs() {
     let above = Pose::from_translation([0.3, 0.2, 2.5]).unwrap();
     let r = distance_ellipsoid_ellipsoid(&disc, &Pose::identity(), &e, &above, &s).unwrap();
     let o = oracle_distance(&disc, &Pose::identity(), &e, &above).unwrap();
-    assert!(r.distance().is_finite() && (r.distance() - o.distance).abs() < 1e-10, "{} {}", r.distance(), o.distance);
+    assert!(
+        r.distance().is_finite() && (r.distance() - o.distance).abs() < 1e-10,
+        "{} {}",
+        r.distance(),
+        o.distance
+    );
     let through = Pose::from_translation([0.3, 0.2, 0.5]).unwrap();
     let r = distance_ellipsoid_ellipsoid(&disc, &Pose::identity(), &e, &through, &s).unwrap();
     assert!(r.is_intersecting());
@@ -134,7 +148,9 @@ fn polytope_ellipsoid_cases() {
     let e = Ellipsoid::new([1.0, 2.0, 5.0]).unwrap();
     // A cube facing the ellipsoid's x = 1 tip: closest feature is a face.
     let cube = ConvexPolytope::new(
-        (0..8).map(|i| [3.0 + (i & 1) as f64, -0.5 + ((i >> 1) & 1) as f64, -0.5 + ((i >> 2) & 1) as f64]).collect(),
+        (0..8)
+            .map(|i| [3.0 + (i & 1) as f64, -0.5 + ((i >> 1) & 1) as f64, -0.5 + ((i >> 2) & 1) as f64])
+            .collect(),
     )
     .unwrap();
     let r = distance_polytope_ellipsoid(&cube, &Pose::identity(), &e, &Pose::identity(), &s).unwrap();
@@ -159,14 +175,16 @@ fn arb_ellipsoid() -> impl Strategy<Value = Ellipsoid> {
 }
 
 fn arb_pose() -> impl Strategy<Value = Pose> {
-    (prop::array::uniform3(-4.0f64..4.0), prop::array::uniform3(-1.0f64..1.0), 0.0f64..6.0).prop_map(|(t, axis, angle)| {
-        let axis = Vector3::from(axis);
-        let rot = match nalgebra::Unit::try_new(axis, 1e-6) {
-            Some(u) => nalgebra::Rotation3::from_axis_angle(&u, angle),
-            None => nalgebra::Rotation3::identity(),
-        };
-        Pose::from_matrix(*rot.matrix(), Vector3::from(t)).unwrap()
-    })
+    (prop::array::uniform3(-4.0f64..4.0), prop::array::uniform3(-1.0f64..1.0), 0.0f64..6.0).prop_map(
+        |(t, axis, angle)| {
+            let axis = Vector3::from(axis);
+            let rot = match nalgebra::Unit::try_new(axis, 1e-6) {
+                Some(u) => nalgebra::Rotation3::from_axis_angle(&u, angle),
+                None => nalgebra::Rotation3::identity(),
+            };
+            Pose::from_matrix(*rot.matrix(), Vector3::from(t)).unwrap()
+        },
+    )
 }
 
 proptest! {

@@ -5,7 +5,8 @@ use nalgebra::Vector3;
 use proxima_geom::Pose;
 use proxima_geom::ellipsoid::{
     AlternatingForm, AlternatingSettings, EllipsoidMethod, EllipsoidSettings, EllipsoidStatus, FacetRule,
-    PptesSettings, Projector, RefinementSettings, distance_ellipsoid_ellipsoid, distance_point_ellipsoid_nd, pptes,
+    PptesSettings, Projector, RefinementSettings, distance_ellipsoid_ellipsoid, distance_point_ellipsoid_nd,
+    pptes,
 };
 use proxima_geom::shape::Ellipsoid;
 
@@ -29,13 +30,31 @@ fn crossed(centre: [f64; 3]) -> (Ellipsoid, Pose, Ellipsoid, Pose) {
     )
 }
 
+/// (semi-axes, point, closest point, distance).
+type Row = (&'static [f64], &'static [f64], &'static [f64], f64);
+
 #[test]
 fn point_table_rows_match_to_1e12() {
     // (a, p, closest x, distance), spec §2.5.
-    let rows: [(&[f64], &[f64], &[f64], f64); 4] = [
-        (&[1.0, 2.0, 1.5], &[3.0, 3.0, 3.0], &[0.476711377298016, 1.29127840315084, 0.894855652786125], 3.70382878810597),
-        (&[1.0, 2.0, 5.0], &[4.0, 4.0, 4.0], &[0.441171684454262, 1.32595604229752, 3.02418455252595], 4.55719056599395),
-        (&[50.0, 1.0, 0.5], &[-30.0, 20.0, 70.0], &[-29.4184314445938, 0.396651273683, 0.352310276468608], 72.3562726174831),
+    let rows: [Row; 4] = [
+        (
+            &[1.0, 2.0, 1.5],
+            &[3.0, 3.0, 3.0],
+            &[0.476711377298016, 1.29127840315084, 0.894855652786125],
+            3.70382878810597,
+        ),
+        (
+            &[1.0, 2.0, 5.0],
+            &[4.0, 4.0, 4.0],
+            &[0.441171684454262, 1.32595604229752, 3.02418455252595],
+            4.55719056599395,
+        ),
+        (
+            &[50.0, 1.0, 0.5],
+            &[-30.0, 20.0, 70.0],
+            &[-29.4184314445938, 0.396651273683, 0.352310276468608],
+            72.3562726174831,
+        ),
         (&[3.0, 2.0], &[5.0, -1.0], &[2.9428059036774, -0.388669189975473], 2.14610645337779),
     ];
     for (a, p, x, d) in rows {
@@ -73,7 +92,10 @@ fn crossed_test_every_converging_method() {
     check_crossed(&ours, "dual newton");
     for form in [AlternatingForm::Sequential, AlternatingForm::Simultaneous] {
         let s = EllipsoidSettings {
-            method: EllipsoidMethod::AlternatingProjection(AlternatingSettings { form, ..Default::default() }),
+            method: EllipsoidMethod::AlternatingProjection(AlternatingSettings {
+                form,
+                ..Default::default()
+            }),
             ..Default::default()
         };
         let r = distance_ellipsoid_ellipsoid(&a, &pa, &b, &pb, &s).unwrap();
@@ -84,18 +106,29 @@ fn crossed_test_every_converging_method() {
     // its bracket must still hold.
     for rule in [FacetRule::Plus4, FacetRule::Plus7] {
         let s = EllipsoidSettings {
-            method: EllipsoidMethod::IterativeRefinement(RefinementSettings { rule, max_cycles: 25, ..Default::default() }),
+            method: EllipsoidMethod::IterativeRefinement(RefinementSettings {
+                rule,
+                max_cycles: 25,
+                ..Default::default()
+            }),
             ..Default::default()
         };
         let r = distance_ellipsoid_ellipsoid(&a, &pa, &b, &pb, &s).unwrap();
         if r.status == EllipsoidStatus::Converged {
             check_crossed(&r, "refinement");
         }
-        assert!(r.certificate.lower <= D_STAR && D_STAR <= r.certificate.upper, "{rule:?} {:?}", r.certificate);
+        assert!(
+            r.certificate.lower <= D_STAR && D_STAR <= r.certificate.upper,
+            "{rule:?} {:?}",
+            r.certificate
+        );
         assert!(r.certificate.gap() < 1e-3, "{rule:?}: refinement made no progress {:?}", r.certificate);
     }
     // Polyhedral model: a bracket, never a convergence claim.
-    let s = EllipsoidSettings { method: EllipsoidMethod::PolyhedralApproximation { order: 10 }, ..Default::default() };
+    let s = EllipsoidSettings {
+        method: EllipsoidMethod::PolyhedralApproximation { order: 10 },
+        ..Default::default()
+    };
     let r = distance_ellipsoid_ellipsoid(&a, &pa, &b, &pb, &s).unwrap();
     assert_eq!(r.status, EllipsoidStatus::ModelOnly);
     assert!(r.certificate.lower <= D_STAR && D_STAR <= r.certificate.upper);
@@ -135,7 +168,10 @@ fn separation_variants_and_flat_iteration_counts() {
     let at = |s: f64| counts.iter().find(|c| c.0 == s).unwrap().1;
     let reference = at(5.0).max(at(1.2955));
     for &(s, it) in &counts {
-        assert!(it <= 2 * reference.max(1), "s = {s}: {it} iterations vs {reference} at s = 5 / 1.2955: {counts:?}");
+        assert!(
+            it <= 2 * reference.max(1),
+            "s = {s}: {it} iterations vs {reference} at s = 5 / 1.2955: {counts:?}"
+        );
     }
 }
 

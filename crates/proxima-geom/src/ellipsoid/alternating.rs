@@ -74,7 +74,10 @@ impl AlternatingSettings {
             return Err(GeomError::InvalidSettings { field: "max_iterations", reason: "must be ≥ 1" });
         }
         if !self.step_tolerance.is_finite() || self.step_tolerance < 0.0 {
-            return Err(GeomError::InvalidSettings { field: "step_tolerance", reason: "must be finite and ≥ 0" });
+            return Err(GeomError::InvalidSettings {
+                field: "step_tolerance",
+                reason: "must be finite and ≥ 0",
+            });
         }
         Ok(())
     }
@@ -139,7 +142,9 @@ pub(crate) fn run(
                 let nb = project(b, &xa, settings.projector);
                 (project(a, &nb, settings.projector), nb)
             }
-            AlternatingForm::Simultaneous => (project(a, &xb, settings.projector), project(b, &xa, settings.projector)),
+            AlternatingForm::Simultaneous => {
+                (project(a, &xb, settings.projector), project(b, &xa, settings.projector))
+            }
         };
         let step = (na - xa).norm().max((nb - xb).norm());
         xa = na;

@@ -64,10 +64,8 @@ pub fn dual_newton(
     warm_start: Option<Vector3<f64>>,
 ) -> Result<EllipsoidDistance, GeomError> {
     settings.validate()?;
-    if let Some(n) = warm_start {
-        if n.iter().any(|v| !v.is_finite()) {
-            return Err(GeomError::NonFinite { what: "warm-start direction" });
-        }
+    if warm_start.is_some_and(|n| n.iter().any(|v| !v.is_finite())) {
+        return Err(GeomError::NonFinite { what: "warm-start direction" });
     }
     let (ea, eb) = (Placed::new(a, pa), Placed::new(b, pb));
     Ok(run(&ea, &eb, settings.tolerance, settings.max_iterations, warm_start))
@@ -183,7 +181,8 @@ pub(crate) fn run_traced(
             Contact::Common { xa, xb, scale: ts, direction, iterations: it, converged } => {
                 iterations += it;
                 if ts < 1.0 - NEAR_TOUCH {
-                    let status = if converged { EllipsoidStatus::Converged } else { EllipsoidStatus::MaxIterations };
+                    let status =
+                        if converged { EllipsoidStatus::Converged } else { EllipsoidStatus::MaxIterations };
                     return finish(a, b, xa, xb, None, iterations, status);
                 }
                 // Nearly touching: let the dual decide (it proves separation if there is any).
@@ -245,7 +244,14 @@ enum Contact {
     Separating(Vector3<f64>, usize),
     /// Points of A and B (equal up to round-off) from the scaled contact with t* ≤ 1, t*
     /// itself and the unit direction at the contact.
-    Common { xa: Vector3<f64>, xb: Vector3<f64>, scale: f64, direction: Vector3<f64>, iterations: usize, converged: bool },
+    Common {
+        xa: Vector3<f64>,
+        xb: Vector3<f64>,
+        scale: f64,
+        direction: Vector3<f64>,
+        iterations: usize,
+        converged: bool,
+    },
 }
 
 /// Newton on min r_a(n) + r_b(n) subject to n·c = 1 (see the module docs).
@@ -281,9 +287,20 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
         let grad = Vector2::new(e1.dot(&grad3), e2.dot(&grad3));
         let step = solve2(h, -grad, 1.0);
         let decrement = -grad.dot(&step);
-        if decrement <= 1e-30 * f * f {
+        if decrement <= 1e-28 * f * f {
             converged = true;
             break;
+        }
+        if decrement <= 1e-8 * f * f {
+            // Quadratic region: the predicted decrease is below what φ resolves in f64, so a
+            // line search on φ would stall; take the full Newton step.
+            u += step;
+            n = base + e1 * u.x + e2 * u.y;
+            if step.norm() <= 1e-15 * (1.0 + u.norm()) {
+                converged = true;
+                break;
+            }
+            continue;
         }
         let mut t = 1.0;
         let mut moved = false;
@@ -310,7 +327,14 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
     let ts = 1.0 / (ra + rb);
     // Each point lies in its own (unscaled) ellipsoid since min(t*, 1) ≤ 1.
     let t = ts.min(1.0);
-    let xa = a.center + if ra > 0.0 { sa * (t / ra) } else { Vector3::zeros() };
-    let xb = b.center - if rb > 0.0 { sb * (t / rb) } else { Vector3::zeros() };
+    let mut xa = a.center + if ra > 0.0 { sa * (t / ra) } else { Vector3::zeros() };
+    let mut xb = b.center - if rb > 0.0 { sb * (t / rb) } else { Vector3::zeros() };
+    // The midpoint is a common point when it passes both quadratic forms: then the
+    // certificate is exactly [0, 0].
+    let mid = (xa + xb) * 0.5;
+    if a.level(&mid) <= 1.0 && b.level(&mid) <= 1.0 {
+        xa = mid;
+        xb = mid;
+    }
     Contact::Common { xa, xb, scale: ts, direction: n.normalize(), iterations, converged }
 }

@@ -64,10 +64,11 @@ pub mod refinement;
 
 pub use alternating::{AlternatingForm, AlternatingSettings, Projector, alternating_projection};
 pub use dual_newton::dual_newton;
-pub use oracle::{OracleResult, certify_ellipsoids, oracle_distance};
 use oracle::certify;
+pub use oracle::{OracleResult, certify_ellipsoids, oracle_distance};
 pub use point_ellipsoid::{
-    PointEllipsoidInfo, PointEllipsoidNd, PointLocation, closest_point_ellipsoid_nd, distance_point_ellipsoid_nd,
+    PointEllipsoidInfo, PointEllipsoidNd, PointLocation, closest_point_ellipsoid_nd,
+    distance_point_ellipsoid_nd,
 };
 pub use polyhedral::{genball, polyhedral_approximation};
 pub use polyhedron_ellipsoid::{distance_polyhedron_ellipsoid, distance_polytope_ellipsoid};
@@ -136,7 +137,10 @@ impl EllipsoidSettings {
             EllipsoidMethod::AlternatingProjection(s) => s.validate(),
             EllipsoidMethod::PolyhedralApproximation { order } => {
                 if *order < 2 || *order > 200 {
-                    Err(GeomError::InvalidSettings { field: "order", reason: "genball order must be in 2..=200" })
+                    Err(GeomError::InvalidSettings {
+                        field: "order",
+                        reason: "genball order must be in 2..=200",
+                    })
                 } else {
                     Ok(())
                 }
@@ -229,7 +233,10 @@ impl Placed {
     /// Closest point of the *solid* ellipsoid to `p` (p itself when inside), world frame.
     pub fn project_solid(&self, p: &Vector3<f64>) -> Vector3<f64> {
         let local = self.rotation.tr_mul(&(p - self.center));
-        let (x, info) = point_ellipsoid::project3(&[self.radii.x, self.radii.y, self.radii.z], &[local.x, local.y, local.z]);
+        let (x, info) = point_ellipsoid::project3(
+            &[self.radii.x, self.radii.y, self.radii.z],
+            &[local.x, local.y, local.z],
+        );
         if info.location != PointLocation::Outside {
             return *p;
         }
@@ -238,7 +245,10 @@ impl Placed {
     /// Closest *surface* point to `p`, world frame.
     pub fn project_surface(&self, p: &Vector3<f64>) -> Vector3<f64> {
         let local = self.rotation.tr_mul(&(p - self.center));
-        let (x, _) = point_ellipsoid::project3(&[self.radii.x, self.radii.y, self.radii.z], &[local.x, local.y, local.z]);
+        let (x, _) = point_ellipsoid::project3(
+            &[self.radii.x, self.radii.y, self.radii.z],
+            &[local.x, local.y, local.z],
+        );
         self.center + self.rotation * Vector3::new(x[0], x[1], x[2])
     }
     /// Outward unit normal at a surface point x (world frame).
@@ -265,7 +275,7 @@ pub(crate) fn pair_scale(a: &Placed, b: &Placed) -> f64 {
 }
 
 /// Builds the answer from witnesses and a direction: separated when the direction proves a
-/// positive lower bound, otherwise intersecting at the midpoint.
+/// positive lower bound, otherwise intersecting at the midpoint of the witnesses.
 pub(crate) fn finish(
     a: &Placed,
     b: &Placed,
@@ -285,9 +295,9 @@ pub(crate) fn finish(
             point_b: Point3::from(xb),
             normal: diff / distance,
         }
-    } else if distance == 0.0 {
-        Proximity::Touching { point: Point3::from(xa) }
     } else {
+        // A common point without a proof of boundary-only contact: `Intersecting` (the
+        // query module's convention).
         Proximity::Intersecting { point: Some(Point3::from((xa + xb) * 0.5)), depth: None }
     };
     EllipsoidDistance { proximity, certificate, iterations, status }
@@ -319,7 +329,9 @@ pub fn distance_ellipsoid_ellipsoid(
     settings.validate()?;
     let (ea, eb) = (Placed::new(a, pa), Placed::new(b, pb));
     Ok(match &settings.method {
-        EllipsoidMethod::DualNewton => dual_newton::run(&ea, &eb, settings.tolerance, settings.max_iterations, None),
+        EllipsoidMethod::DualNewton => {
+            dual_newton::run(&ea, &eb, settings.tolerance, settings.max_iterations, None)
+        }
         EllipsoidMethod::AlternatingProjection(s) => alternating::run(&ea, &eb, s, settings.tolerance, None),
         EllipsoidMethod::PolyhedralApproximation { order } => polyhedral::run(&ea, &eb, *order)?,
         EllipsoidMethod::IterativeRefinement(s) => refinement::run(&ea, &eb, s, settings.tolerance, None)?,

@@ -218,7 +218,12 @@ fn curv(s: &M, sn: &V, r: Dd, e: &V, f: &V) -> Dd {
 }
 
 /// The distance by the double-double dual oracle (see the module docs).
-pub fn oracle_distance(a: &Ellipsoid, pa: &Pose, b: &Ellipsoid, pb: &Pose) -> Result<OracleResult, GeomError> {
+pub fn oracle_distance(
+    a: &Ellipsoid,
+    pa: &Pose,
+    b: &Ellipsoid,
+    pb: &Pose,
+) -> Result<OracleResult, GeomError> {
     let (ea, eb) = (Placed::new(a, pa), Placed::new(b, pb));
     let f64_answer = super::dual_newton::run(&ea, &eb, 1e-12, 200, None);
     let c: V = [0, 1, 2].map(|i| {

@@ -22,10 +22,13 @@
 //!   [−1 + |z_K|, 0], K the set of shortest axes (their term equals 1 at the lower end).
 //! * **Inside with p on the "shortest-axis hyperplane"** (all zₖ = 0, k ∈ K — including the
 //!   centre): the candidate at s = −1 has xᵢ = rᵢpᵢ/(rᵢ − 1) for i ∉ K. If
-//!   q = Σ_{i∉K} (xᵢ/aᵢ)² ≤ 1 the closest points are x_K = ±a_min·√(1 − q) (we return the
-//!   + sign on the first shortest axis: the answer is not unique); otherwise the root of the
-//!   reduced F (without the K terms) lies in (−1, 0].
+//!   q = Σ_{i∉K} (xᵢ/aᵢ)² ≤ 1 the closest points are x_K = ±a_min·√(1 − q) (the answer is
+//!   not unique; we return the positive sign on the first shortest axis); otherwise the root
+//!   of the reduced F (without the K terms) lies in (−1, 0].
 //! * **On the surface** (Σzᵢ² = 1): s = 0, x = p.
+//!
+//! The iteration runs in σ = s + 1 (denominators σ + (rᵢ − 1)), which keeps full relative
+//! accuracy when the root is close to the branch point s = −1.
 //!
 //! The point is handled in |pᵢ| and the signs restored at the end, so points on an axis and
 //! extreme aspect ratios (rᵢ up to 1e24 for aspects 1e-12…1e12) need no special treatment.
@@ -93,7 +96,9 @@ pub fn distance_point_ellipsoid_nd(radii: &[f64], point: &[f64]) -> Result<Point
 pub(crate) fn validate_nd(radii: &[f64], point: &[f64], out: usize) -> Result<(), GeomError> {
     let n = radii.len();
     if n == 0 {
-        return Err(GeomError::DimensionMismatch { what: "ellipsoid radii (n ≥ 1)", expected: 1, found: 0 });
+        return Err(GeomError::DimensionMismatch {
+            what: "ellipsoid radii (n ≥ 1)", expected: 1, found: 0
+        });
     }
     if point.len() != n {
         return Err(GeomError::DimensionMismatch { what: "point", expected: n, found: point.len() });
@@ -153,7 +158,13 @@ pub(crate) fn project_unchecked(radii: &[f64], point: &[f64], x: &mut [f64]) -> 
     };
     if location == PointLocation::OnSurface {
         x.copy_from_slice(point);
-        return PointEllipsoidInfo { surface_distance: 0.0, distance: 0.0, lambda: 0.0, iterations: 0, location };
+        return PointEllipsoidInfo {
+            surface_distance: 0.0,
+            distance: 0.0,
+            lambda: 0.0,
+            iterations: 0,
+            location,
+        };
     }
     let r = |i: usize| {
         let q = radii[i] / amin;
@@ -286,7 +297,10 @@ fn solve_secular(radii: &[f64], point: &[f64], amin: f64, lo: f64, hi: f64, skip
             }
             if f < 0.0 && (s - lo).abs() <= 4.0 * f64::EPSILON * s.abs().max(1.0) {
                 // Newton landed just past the root by rounding: the bracket is one ulp wide.
-                return (if f.abs() < secular(radii, point, amin, lo, skip_min).0.abs() { s } else { lo }, iterations);
+                return (
+                    if f.abs() < secular(radii, point, amin, lo, skip_min).0.abs() { s } else { lo },
+                    iterations,
+                );
             }
             newton = false;
         }

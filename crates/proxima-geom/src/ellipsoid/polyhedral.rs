@@ -130,7 +130,10 @@ pub fn polyhedral_approximation(
     order: usize,
 ) -> Result<PolyhedralResult, GeomError> {
     if !(2..=200).contains(&order) {
-        return Err(GeomError::InvalidSettings { field: "order", reason: "genball order must be in 2..=200" });
+        return Err(GeomError::InvalidSettings {
+            field: "order",
+            reason: "genball order must be in 2..=200",
+        });
     }
     detailed(&Placed::new(a, pa), &Placed::new(b, pb), order)
 }

@@ -188,7 +188,8 @@ fn min_norm_simplex(q: &[Vector3<f64>]) -> Vector3<f64> {
 
 /// A common point of conv(S) and E, if any (tested in E's unit-ball frame).
 fn common_point(e: &Placed, s: &[Vector3<f64>]) -> Option<Vector3<f64>> {
-    let q: Vec<Vector3<f64>> = s.iter().map(|v| e.rotation.tr_mul(&(v - e.center)).component_div(&e.radii)).collect();
+    let q: Vec<Vector3<f64>> =
+        s.iter().map(|v| e.rotation.tr_mul(&(v - e.center)).component_div(&e.radii)).collect();
     let p = min_norm_simplex(&q);
     (p.norm() <= 1.0).then(|| e.center + e.rotation * p.component_mul(&e.radii))
 }
@@ -204,10 +205,10 @@ fn best_on_simplex(e: &Placed, s: &[Vector3<f64>]) -> (Candidate, Vec<Vector3<f6
             3 => face_case(e, &[f[0], f[1], f[2]]),
             _ => None,
         };
-        if let Some(c) = cand {
-            if best.as_ref().is_none_or(|(b, _)| c.d < b.d) {
-                best = Some((c, f));
-            }
+        if let Some(c) = cand
+            && best.as_ref().is_none_or(|(b, _)| c.d < b.d)
+        {
+            best = Some((c, f));
         }
     }
     best.unwrap_or_else(|| (vertex_case(e, &s[0]), vec![s[0]]))
@@ -276,7 +277,12 @@ pub(crate) fn run(v: &[Vector3<f64>], e: &Placed, settings: &EllipsoidSettings) 
         EllipsoidStatus::Stagnated
     };
     let proximity = if lower > 0.0 {
-        Proximity::Separated { distance: upper, point_a: Point3::from(cand.x), point_b: Point3::from(cand.y), normal: n }
+        Proximity::Separated {
+            distance: upper,
+            point_a: Point3::from(cand.x),
+            point_b: Point3::from(cand.y),
+            normal: n,
+        }
     } else {
         Proximity::Touching { point: Point3::from(cand.x) }
     };

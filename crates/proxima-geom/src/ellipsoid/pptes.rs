@@ -89,7 +89,11 @@ pub fn pptes(radii: &[f64], point: &[f64], settings: &PptesSettings) -> Result<P
     let a2: Vec<f64> = radii.iter().map(|a| a * a).collect();
     let p2: Vec<f64> = point.iter().map(|p| p * p).collect();
     let f: Vec<f64> = (0..n).map(|i| a2[i] * p2[i]).collect();
-    let (imin, amin) = radii.iter().copied().enumerate().fold((0, f64::INFINITY), |b, (i, a)| if a < b.1 { (i, a) } else { b });
+    let (imin, amin) = radii
+        .iter()
+        .copied()
+        .enumerate()
+        .fold((0, f64::INFINITY), |b, (i, a)| if a < b.1 { (i, a) } else { b });
     let amin2 = amin * amin;
     let s0: f64 = (0..n).map(|i| p2[i] / a2[i]).sum();
     if s0 < 1e-4 {
@@ -194,7 +198,7 @@ pub fn pptes(radii: &[f64], point: &[f64], settings: &PptesSettings) -> Result<P
                     lambda_new = alt;
                 }
             }
-            if !(lambda_new >= lambda_min) {
+            if lambda_new.is_nan() || lambda_new < lambda_min {
                 lambda_new = lambda_min;
             }
         }
