@@ -9,10 +9,10 @@
 //! proj is the projection onto the *solid* ellipsoid (a point inside stays put), so a pair that
 //! intersects stops with x_a = x_b, a common point. Both bodies are convex, so the iteration
 //! converges, but only linearly, with a rate that tends to 1 as the gap closes (§3.2): this is
-//! the behaviour our [`super::dual_newton`] avoids.
+//! the behaviour our [`super::dual_newton()`] avoids.
 //!
 //! The projection is the robust Newton of [`super::point_ellipsoid`] or the thesis's
-//! [`super::pptes`] (K = 20, as `eepps` calls it).
+//! [`super::pptes()`] (K = 20, as `eepps` calls it).
 //!
 //! Stop: the certificate gap (upper − lower at the witness direction) ≤ tolerance × scale, or a
 //! step |Δx| ≤ `step_tolerance` × scale (status `Stagnated` if the gap is then still open), or

@@ -40,8 +40,8 @@
 //!
 //! * [`point_ellipsoid`]: n-dimensional closest point (safeguarded Newton on the secular
 //!   equation, all cases).
-//! * [`pptes`]: the thesis's point iteration with its ratio accelerator.
-//! * [`dual_newton`], [`alternating`], [`polyhedral`], [`refinement`]: the four
+//! * [`pptes`](mod@pptes): the thesis's point iteration with its ratio accelerator.
+//! * [`dual_newton`](mod@dual_newton), [`alternating`], [`polyhedral`], [`refinement`]: the four
 //!   ellipsoid–ellipsoid methods.
 //! * [`polyhedron_ellipsoid`]: polytope (vertices) or polyhedron (half-spaces) vs ellipsoid.
 //! * [`oracle`]: the certificate and an independent double-double oracle.
