@@ -9,6 +9,7 @@
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
 //! proxima reproduce lcp-methods --out DIR [--count 100] [--seed 1] [--quick]
+//! proxima reproduce ellipsoids --out DIR
 //! ```
 //!
 //! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error);
@@ -22,6 +23,7 @@ mod demo;
 mod plot;
 mod query;
 mod reproduce_lcp;
+mod reproduce_ellipsoids;
 mod solve;
 mod solvers;
 mod workload;
@@ -63,6 +65,17 @@ enum Reproduce {
     /// LCP methods for physics (spec lcp-methods.md §7): convergence, strategies, PSOR sweep,
     /// timing, robustness, iteration statistics, warm start, zero eigenvalues.
     LcpMethods(reproduce_lcp::LcpMethodsArgs),
+    /// Ellipsoid distance (spec ellipsoid-distance.md Table 5.2): every method at separations
+    /// 5 … 0.001, plus the harness workload against an independent oracle.
+    Ellipsoids(OutArgs),
+}
+
+/// A target that only needs an output directory.
+#[derive(Debug, clap::Args)]
+struct OutArgs {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: std::path::PathBuf,
 }
 
 fn main() -> ExitCode {
@@ -82,6 +95,7 @@ fn main() -> ExitCode {
         Command::Query(args) => query::run(&args),
         Command::BenchGeometry(args) => bench_geometry::run(&args),
         Command::Reproduce(Reproduce::LcpMethods(args)) => reproduce_lcp::run_lcp_methods(&args),
+        Command::Reproduce(Reproduce::Ellipsoids(args)) => reproduce_ellipsoids::run(&args.out),
     });
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,

@@ -1,1 +1,0 @@
-//! Ellipsoid distance queries (in progress).

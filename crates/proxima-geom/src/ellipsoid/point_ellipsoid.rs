@@ -1,0 +1,315 @@
+//! Closest point of an axis-aligned ellipsoid to a point, in any dimension n ≥ 1.
+//!
+//! # The maths
+//!
+//! For semi-axes aᵢ > 0 and a point p, the closest surface point x solves
+//! min |x − p|² subject to Σ xᵢ²/aᵢ² = 1. The KKT conditions give xᵢ = aᵢ²pᵢ/(aᵢ² + λ) and the
+//! secular equation S(λ) = Σ aᵢ²pᵢ²/(aᵢ² + λ)² = 1 (spec §2.1). With a_min the shortest
+//! semi-axis we work in the scaled variable s = λ/a_min², rᵢ = aᵢ²/a_min² ≥ 1 and zᵢ = |pᵢ|/aᵢ:
+//!
+//! ```text
+//! F(s) = Σ (rᵢ zᵢ / (s + rᵢ))² − 1,      xᵢ = rᵢ pᵢ / (s + rᵢ).
+//! ```
+//!
+//! On s > −1, F is strictly decreasing and convex. Hence Newton's method started *left* of the
+//! root increases monotonically and never overshoots; we keep a bracket [lo, hi] with
+//! F(lo) ≥ 0 ≥ F(hi) and fall back to bisection if a step leaves it or stalls (the bisection
+//! runs until the midpoint equals an endpoint, so it always terminates at full precision).
+//!
+//! * **Outside** (Σzᵢ² > 1): root in [lo, hi] with lo = max(0, maxᵢ rᵢ(zᵢ − 1)) (each term
+//!   alone must be ≤ 1 at the root) and hi = |r ⊙ z| − 1 (all denominators ≥ s + 1).
+//! * **Inside** with a non-zero coordinate on a shortest axis: root in
+//!   [−1 + |z_K|, 0], K the set of shortest axes (their term equals 1 at the lower end).
+//! * **Inside with p on the "shortest-axis hyperplane"** (all zₖ = 0, k ∈ K — including the
+//!   centre): the candidate at s = −1 has xᵢ = rᵢpᵢ/(rᵢ − 1) for i ∉ K. If
+//!   q = Σ_{i∉K} (xᵢ/aᵢ)² ≤ 1 the closest points are x_K = ±a_min·√(1 − q) (the answer is
+//!   not unique; we return the positive sign on the first shortest axis); otherwise the root
+//!   of the reduced F (without the K terms) lies in (−1, 0].
+//! * **On the surface** (Σzᵢ² = 1): s = 0, x = p.
+//!
+//! The iteration runs in σ = s + 1 (denominators σ + (rᵢ − 1)), which keeps full relative
+//! accuracy when the root is close to the branch point s = −1.
+//!
+//! The point is handled in |pᵢ| and the signs restored at the end, so points on an axis and
+//! extreme aspect ratios (rᵢ up to 1e24 for aspects 1e-12…1e12) need no special treatment.
+//!
+//! Edge cases: n = 0, mismatched lengths → [`GeomError::DimensionMismatch`]; a NaN/∞
+//! coordinate or semi-axis → [`GeomError::NonFinite`]; a semi-axis ≤ 0 →
+//! [`GeomError::NonPositive`].
+
+use crate::error::GeomError;
+
+/// Where the query point lies relative to the ellipsoid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointLocation {
+    /// Σ pᵢ²/aᵢ² > 1.
+    Outside,
+    /// Σ pᵢ²/aᵢ² = 1 exactly.
+    OnSurface,
+    /// Σ pᵢ²/aᵢ² < 1.
+    Inside,
+}
+
+/// The answer of the n-dimensional point–ellipsoid projection (the closest point itself is
+/// written into the caller's buffer).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointEllipsoidInfo {
+    /// Distance from p to the closest *surface* point (≥ 0).
+    pub surface_distance: f64,
+    /// Distance from p to the *solid* ellipsoid (0 inside).
+    pub distance: f64,
+    /// The multiplier λ of the secular equation (λ = 0 on the surface, < 0 inside).
+    pub lambda: f64,
+    /// Newton + bisection steps taken.
+    pub iterations: usize,
+    /// Inside, on or outside.
+    pub location: PointLocation,
+}
+
+/// The n-dimensional answer with an owned closest point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointEllipsoidNd {
+    /// The closest surface point.
+    pub closest: Vec<f64>,
+    /// Distances, multiplier, iterations and location.
+    pub info: PointEllipsoidInfo,
+}
+
+/// Closest surface point of the ellipsoid Σ xᵢ²/aᵢ² ≤ 1 (`radii` = a) to `point`, any
+/// dimension (allocates the result; see [`closest_point_ellipsoid_nd`] for a buffer version).
+///
+/// ```
+/// use proxima_geom::ellipsoid::distance_point_ellipsoid_nd;
+/// // Spec §2.5, 2-D row: a = (3, 2), p = (5, −1).
+/// let r = distance_point_ellipsoid_nd(&[3.0, 2.0], &[5.0, -1.0])?;
+/// assert!((r.info.distance - 2.14610645337779).abs() < 1e-12);
+/// assert!((r.closest[0] - 2.9428059036774).abs() < 1e-12);
+/// # Ok::<(), proxima_geom::GeomError>(())
+/// ```
+pub fn distance_point_ellipsoid_nd(radii: &[f64], point: &[f64]) -> Result<PointEllipsoidNd, GeomError> {
+    let mut closest = vec![0.0; radii.len()];
+    let info = closest_point_ellipsoid_nd(radii, point, &mut closest)?;
+    Ok(PointEllipsoidNd { closest, info })
+}
+
+/// Validates the inputs of an n-dimensional point–ellipsoid query.
+pub(crate) fn validate_nd(radii: &[f64], point: &[f64], out: usize) -> Result<(), GeomError> {
+    let n = radii.len();
+    if n == 0 {
+        return Err(GeomError::DimensionMismatch {
+            what: "ellipsoid radii (n ≥ 1)", expected: 1, found: 0
+        });
+    }
+    if point.len() != n {
+        return Err(GeomError::DimensionMismatch { what: "point", expected: n, found: point.len() });
+    }
+    if out != n {
+        return Err(GeomError::DimensionMismatch { what: "closest-point buffer", expected: n, found: out });
+    }
+    for &a in radii {
+        if !a.is_finite() {
+            return Err(GeomError::NonFinite { what: "ellipsoid radius" });
+        }
+        if a <= 0.0 {
+            return Err(GeomError::NonPositive { what: "ellipsoid radius", value: a });
+        }
+    }
+    if point.iter().any(|v| !v.is_finite()) {
+        return Err(GeomError::NonFinite { what: "point" });
+    }
+    Ok(())
+}
+
+/// Like [`distance_point_ellipsoid_nd`], writing the closest surface point into `closest`
+/// (same length as `radii`); allocation-free.
+pub fn closest_point_ellipsoid_nd(
+    radii: &[f64],
+    point: &[f64],
+    closest: &mut [f64],
+) -> Result<PointEllipsoidInfo, GeomError> {
+    validate_nd(radii, point, closest.len())?;
+    Ok(project_unchecked(radii, point, closest))
+}
+
+/// 3-D fast path on arrays (inputs already validated by the caller).
+pub(crate) fn project3(radii: &[f64; 3], point: &[f64; 3]) -> ([f64; 3], PointEllipsoidInfo) {
+    let mut x = [0.0; 3];
+    let info = project_unchecked(radii, point, &mut x);
+    (x, info)
+}
+
+/// The projection on validated inputs.
+pub(crate) fn project_unchecked(radii: &[f64], point: &[f64], x: &mut [f64]) -> PointEllipsoidInfo {
+    let n = radii.len();
+    let amin = radii.iter().copied().fold(f64::INFINITY, f64::min);
+    let amin2 = amin * amin;
+    // g = Σ zᵢ² − 1 decides the location.
+    let mut sum_z2 = 0.0;
+    for i in 0..n {
+        let z = point[i] / radii[i];
+        sum_z2 += z * z;
+    }
+    let location = if sum_z2 > 1.0 {
+        PointLocation::Outside
+    } else if sum_z2 < 1.0 {
+        PointLocation::Inside
+    } else {
+        PointLocation::OnSurface
+    };
+    if location == PointLocation::OnSurface {
+        x.copy_from_slice(point);
+        return PointEllipsoidInfo {
+            surface_distance: 0.0,
+            distance: 0.0,
+            lambda: 0.0,
+            iterations: 0,
+            location,
+        };
+    }
+    let r = |i: usize| {
+        let q = radii[i] / amin;
+        q * q
+    };
+    let z = |i: usize| point[i].abs() / radii[i];
+    let is_min = |i: usize| radii[i] == amin;
+
+    let (s, iterations, skip_min_axes) = match location {
+        PointLocation::Outside => {
+            let mut lo: f64 = 0.0;
+            let mut rz2 = 0.0;
+            for i in 0..n {
+                let (ri, zi) = (r(i), z(i));
+                lo = lo.max(ri * (zi - 1.0));
+                rz2 += (ri * zi) * (ri * zi);
+            }
+            let hi = rz2.sqrt().max(lo + 1.0);
+            let (s, it) = solve_secular(radii, point, amin, lo + 1.0, hi, false);
+            (s, it, false)
+        }
+        _ => {
+            let mut zk2 = 0.0;
+            for i in 0..n {
+                if is_min(i) {
+                    zk2 += z(i) * z(i);
+                }
+            }
+            if zk2 > 0.0 {
+                let lo = zk2.sqrt().min(1.0);
+                let (s, it) = solve_secular(radii, point, amin, lo, 1.0, false);
+                (s, it, false)
+            } else {
+                // p lies on the hyperplane(s) of the shortest axes.
+                let mut q = 0.0;
+                for i in 0..n {
+                    if !is_min(i) {
+                        let ri = r(i);
+                        let t = ri * z(i) / (ri - 1.0);
+                        q += t * t;
+                    }
+                }
+                if q <= 1.0 {
+                    let mut first = true;
+                    for i in 0..n {
+                        if is_min(i) {
+                            x[i] = if first { amin * (1.0 - q).max(0.0).sqrt() } else { 0.0 };
+                            first = false;
+                        } else {
+                            let ri = r(i);
+                            x[i] = ri * point[i] / (ri - 1.0);
+                        }
+                    }
+                    let sd = dist(x, point);
+                    return PointEllipsoidInfo {
+                        surface_distance: sd,
+                        distance: 0.0,
+                        lambda: -amin2,
+                        iterations: 0,
+                        location,
+                    };
+                }
+                let (s, it) = solve_secular(radii, point, amin, 0.0, 1.0, true);
+                (s, it, true)
+            }
+        }
+    };
+    // `s` is σ = s + 1 here: the denominators σ + (rᵢ − 1) keep full relative accuracy when
+    // the root is close to the branch point s = −1 (inside points near a shortest axis).
+    for i in 0..n {
+        let ri = r(i);
+        x[i] = if skip_min_axes && is_min(i) { 0.0 } else { ri * point[i] / (s + (ri - 1.0)) };
+    }
+    let sd = dist(x, point);
+    let distance = if location == PointLocation::Outside { sd } else { 0.0 };
+    PointEllipsoidInfo { surface_distance: sd, distance, lambda: (s - 1.0) * amin2, iterations, location }
+}
+
+fn dist(x: &[f64], p: &[f64]) -> f64 {
+    x.iter().zip(p).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt()
+}
+
+/// F and F′ at σ = s + 1; `skip_min` drops the shortest-axis terms (their numerators are zero).
+#[inline]
+fn secular(radii: &[f64], point: &[f64], amin: f64, s: f64, skip_min: bool) -> (f64, f64) {
+    let mut f = -1.0;
+    let mut df = 0.0;
+    for i in 0..radii.len() {
+        if skip_min && radii[i] == amin {
+            continue;
+        }
+        let q = radii[i] / amin;
+        let ri = q * q;
+        let zi = point[i].abs() / radii[i];
+        let den = s + (ri - 1.0);
+        let t = ri * zi / den;
+        f += t * t;
+        df -= 2.0 * t * t / den;
+    }
+    (f, df)
+}
+
+/// Root σ of F on [lo, hi] (F(lo) ≥ 0 ≥ F(hi)), in the shifted variable σ = s + 1: monotone
+/// Newton from the left, bisection when a step leaves the bracket or fails to progress.
+fn solve_secular(radii: &[f64], point: &[f64], amin: f64, lo: f64, hi: f64, skip_min: bool) -> (f64, usize) {
+    let (mut lo, mut hi) = (lo, hi);
+    let mut s = lo;
+    let mut iterations = 0;
+    let mut newton = true;
+    loop {
+        iterations += 1;
+        let (f, df) = secular(radii, point, amin, s, skip_min);
+        if f == 0.0 {
+            return (s, iterations);
+        }
+        if f > 0.0 {
+            lo = s;
+        } else {
+            hi = s;
+        }
+        if newton && iterations <= 100 {
+            let step = -f / df;
+            let next = s + step;
+            if next.is_finite() && next > lo && next < hi && f > 0.0 {
+                if next == s {
+                    return (s, iterations);
+                }
+                s = next;
+                continue;
+            }
+            if f < 0.0 && (s - lo).abs() <= 4.0 * f64::EPSILON * s.abs().max(1.0) {
+                // Newton landed just past the root by rounding: the bracket is one ulp wide.
+                return (
+                    if f.abs() < secular(radii, point, amin, lo, skip_min).0.abs() { s } else { lo },
+                    iterations,
+                );
+            }
+            newton = false;
+        }
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            let flo = secular(radii, point, amin, lo, skip_min).0;
+            let fhi = secular(radii, point, amin, hi, skip_min).0;
+            return (if flo.abs() <= fhi.abs() { lo } else { hi }, iterations);
+        }
+        s = mid;
+    }
+}
