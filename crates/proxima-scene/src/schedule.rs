@@ -17,7 +17,8 @@
 //!
 //! # Each cycle
 //!
-//! 1. **Mandatory:** every pair with ℓ ≤ `margin` is queried — so a pair whose distance could
+//! 1. **Mandatory:** every pair with ℓ ≤ `margin` is queried (a pair never queried is
+//!    mandatory only when its AABB gap is within the margin) — so a pair whose distance could
 //!    be at or below the safety margin is never skipped. If these exceed `max_queries` or the
 //!    time budget, the cycle reports [`CycleReport::overload`]; they are still all queried.
 //! 2. **Exact minimum** (`exact_minimum`, default on): while some unqueried pair has
@@ -107,7 +108,7 @@ pub struct PairRecord<S> {
 /// Why a pair was queried in a cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
-    /// ℓ ≤ margin (or never queried).
+    /// ℓ ≤ margin.
     Mandatory,
     /// Needed to prove the minimum.
     Minimum,
@@ -241,7 +242,7 @@ impl<Q: PairQuery> Scheduler<Q> {
             let from_query = r.lower - moved;
             r.bound = from_query.max(oa.aabb().gap(ob.aabb()));
             r.queried = None;
-            if r.last_cycle.is_none() || r.bound <= margin {
+            if r.bound <= margin {
                 self.evaluate(idx, world, Reason::Mandatory, &mut best)?;
                 report.mandatory += 1;
             }
