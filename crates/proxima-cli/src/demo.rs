@@ -44,9 +44,12 @@ pub struct DemoArgs {
     /// workcell; the scaled scene is then skipped.
     #[arg(long)]
     pub scene: Option<PathBuf>,
-    /// Cycles to run (default: the scene's own count; the scaled scene runs at most 600).
+    /// Cycles to run (default: the scene's own count, 4000 for the embedded W25 cell).
     #[arg(long)]
     pub cycles: Option<usize>,
+    /// Cycles of the scaled scene (3 arms among 100 obstacles, ~5000 pairs); 0 skips it.
+    #[arg(long, default_value_t = 600)]
+    pub scale_cycles: usize,
     /// Which part of the demo to run.
     #[arg(long, value_enum, default_value_t = Suite::All)]
     pub suite: Suite,
@@ -66,7 +69,8 @@ pub enum Suite {
 /// Runs `proxima demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {
     let text = args.format == Format::Text;
-    let workcell = || crate::workcell_demo::run(args.scene.as_deref(), args.cycles, &args.out, text);
+    let workcell =
+        || crate::workcell_demo::run(args.scene.as_deref(), args.cycles, args.scale_cycles, &args.out, text);
     match args.suite {
         Suite::Workcell => workcell(),
         Suite::Reference => run_reference(args),

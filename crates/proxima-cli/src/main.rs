@@ -4,7 +4,7 @@
 //! proxima solve FILE [--method lemke] [--exact] [--format text|json]
 //! proxima solve --matrix M.mtx --vector q.mtx [--exact] [--format text|json]
 //! proxima bench-lcp --manifest FILE [--manifest FILE ...] --solver lemke --out RESULTS [...]
-//! proxima demo [--out DIR] [--format text|json] [--scene FILE] [--cycles N]
+//! proxima demo [--out DIR] [--format text|json] [--scene FILE] [--cycles N] [--scale-cycles N]
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
 //! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
@@ -19,10 +19,10 @@ mod bench_geometry;
 mod bench_lcp;
 mod common;
 mod demo;
-mod workcell_demo;
 mod query;
 mod solve;
 mod solvers;
+mod workcell_demo;
 mod workload;
 
 use std::process::ExitCode;

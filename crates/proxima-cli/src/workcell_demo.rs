@@ -93,7 +93,10 @@ fn run_cell(
     let mut min = (f64::INFINITY, 0, String::new(), String::new());
     let (mut mismatches, mut overloads, mut queries, mut queries_max) = (0, 0, 0usize, 0usize);
     if text && print_every > 0 {
-        println!("  {:>6} {:>7}  {:>12}  {:<16} {:>8} {:>9}", "cycle", "t (s)", "min dist (m)", "closest pair", "queried", "cycle µs");
+        println!(
+            "  {:>6} {:>7}  {:>12}  {:<16} {:>8} {:>9}",
+            "cycle", "t (s)", "min dist (m)", "closest pair", "queried", "cycle µs"
+        );
     }
     for c in 0..cycles {
         let start = Instant::now();
@@ -264,9 +267,16 @@ fn summary_json(s: &RunSummary) -> Value {
     })
 }
 
-/// Runs the workcell section. `cycles` overrides the scene's cycle count (the scaled scene
-/// runs min(cycles, 600)). With JSON, prints sampled trace lines and the summary as the last line.
-pub fn run(scene: Option<&Path>, cycles: Option<usize>, out: &Path, text: bool) -> Result<()> {
+/// Runs the workcell section. `cycles` overrides the scene's cycle count; the scaled scene runs
+/// `scale_cycles` cycles (skipped when 0 or with a scene file). With JSON, prints sampled trace
+/// lines and the summary as the last line.
+pub fn run(
+    scene: Option<&Path>,
+    cycles: Option<usize>,
+    scale_cycles: usize,
+    out: &Path,
+    text: bool,
+) -> Result<()> {
     let mut main_cell = match scene {
         Some(path) => {
             let text_in = common::read_text(path)?;
@@ -284,9 +294,13 @@ pub fn run(scene: Option<&Path>, cycles: Option<usize>, out: &Path, text: bool) 
             main_cycles,
             (1.0 / main_cell.dt).round()
         );
-        println!("triage scheduling (2 cm safety margin, proven minimum), every cycle checked by brute force.");
+        println!(
+            "triage scheduling (2 cm safety margin, proven minimum), every cycle checked by brute force."
+        );
         if scene.is_none() {
-            println!("Model: the spec's W25 arm (14 links) over a floor with one fixture; prism links as their");
+            println!(
+                "Model: the spec's W25 arm (14 links) over a floor with one fixture; prism links as their"
+            );
             println!("bounding boxes (conservative). Sampled trace:");
         }
     }
@@ -298,9 +312,9 @@ pub fn run(scene: Option<&Path>, cycles: Option<usize>, out: &Path, text: bool) 
         print_summary(&main);
     }
     let mut scale_summary = None;
-    if scene.is_none() {
+    if scene.is_none() && scale_cycles > 0 {
         let mut big = workcell::scaled(3, 100, PrismModel::BoundingBox)?;
-        let n = cycles.unwrap_or(600).min(600);
+        let n = scale_cycles;
         if text {
             println!();
             println!(

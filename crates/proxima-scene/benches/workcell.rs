@@ -55,7 +55,9 @@ fn w25_pairs_cold_only(bencher: Bencher) {
             c += 37;
             cell.world.clone()
         })
-        .bench_local_refs(|world| divan::black_box(brute_force_minimum(&ColdQuery::default(), world, &pairs)));
+        .bench_local_refs(|world| {
+            divan::black_box(brute_force_minimum(&ColdQuery::default(), world, &pairs))
+        });
 }
 
 /// Three W25 arms (42 links) among 100 obstacles + their fixtures and the floor, with triage.

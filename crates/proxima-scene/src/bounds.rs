@@ -91,7 +91,10 @@ pub fn local_radius(shape: &Shape) -> Result<f64, SceneError> {
         Shape::ConvexPolytope(p) => norm_max(&mut p.vertices().iter().map(|p| p.coords.norm())),
         Shape::Polyhedron(p) => norm_max(&mut p.vertices().iter().map(|p| p.coords.norm())),
         _ => {
-            return Err(SceneError::invalid("shape", format!("unsupported shape kind {}", shape.kind().as_str())));
+            return Err(SceneError::invalid(
+                "shape",
+                format!("unsupported shape kind {}", shape.kind().as_str()),
+            ));
         }
     })
 }

@@ -123,7 +123,8 @@ impl RobotModel {
             let t = prev.translation() + r * Vector3::from(joint.offset);
             let rot = r * joint.axis.rotation(qk);
             frames.push(
-                Pose::from_matrix(rot, t).map_err(|source| SceneError::Geometry { at: "frames".into(), source })?,
+                Pose::from_matrix(rot, t)
+                    .map_err(|source| SceneError::Geometry { at: "frames".into(), source })?,
             );
         }
         Ok(())
@@ -175,7 +176,9 @@ impl Trajectory {
                 let w = 2.0 * PI / period;
                 let t = cycle as f64 * dt;
                 for j in joints {
-                    q.push(j.offset + j.terms.iter().map(|&(a, h, p)| a * (h * w * t + p).sin()).sum::<f64>());
+                    q.push(
+                        j.offset + j.terms.iter().map(|&(a, h, p)| a * (h * w * t + p).sin()).sum::<f64>(),
+                    );
                 }
             }
             Trajectory::Samples(s) => {

@@ -56,8 +56,11 @@ pub fn parse_scene(text: &str) -> Result<Workcell, SceneError> {
         None => 1e-3,
     };
     let cycles = match root.get("cycles") {
-        Some(v) => v.as_u64().filter(|&c| c >= 1).ok_or_else(|| SceneError::invalid("cycles", "must be an integer >= 1"))?
-            as usize,
+        Some(v) => {
+            v.as_u64()
+                .filter(|&c| c >= 1)
+                .ok_or_else(|| SceneError::invalid("cycles", "must be an integer >= 1"))? as usize
+        }
         None => 1000,
     };
     let mut cell = Workcell::new(name, dt, cycles)?;
@@ -98,7 +101,10 @@ pub fn parse_scene(text: &str) -> Result<Workcell, SceneError> {
                     "y" => Axis::Y,
                     "z" => Axis::Z,
                     other => {
-                        return Err(SceneError::invalid(format!("{jat}.axis"), format!("{other:?} is not x, y or z")));
+                        return Err(SceneError::invalid(
+                            format!("{jat}.axis"),
+                            format!("{other:?} is not x, y or z"),
+                        ));
                     }
                 };
                 joints.push(Joint { offset, axis });
@@ -108,10 +114,9 @@ pub fn parse_scene(text: &str) -> Result<Workcell, SceneError> {
                 let lat = format!("{at}.links[{k}]");
                 let lo = object(lv, &lat)?;
                 let name = string(field(lo, "name", &lat)?, &format!("{lat}.name"))?.to_string();
-                let frame = field(lo, "frame", &lat)?
-                    .as_u64()
-                    .ok_or_else(|| SceneError::invalid(format!("{lat}.frame"), "must be a non-negative integer"))?
-                    as usize;
+                let frame = field(lo, "frame", &lat)?.as_u64().ok_or_else(|| {
+                    SceneError::invalid(format!("{lat}.frame"), "must be a non-negative integer")
+                })? as usize;
                 if frame > joints.len() {
                     return Err(SceneError::invalid(
                         format!("{lat}.frame"),
@@ -189,7 +194,9 @@ pub fn parse_scene(text: &str) -> Result<Workcell, SceneError> {
 fn prefix(e: SceneError, at: &str) -> SceneError {
     match e {
         SceneError::Invalid { field, reason } => SceneError::invalid(format!("{at}.{field}"), reason),
-        SceneError::Geometry { at: inner, source } => SceneError::Geometry { at: format!("{at}.{inner}"), source },
+        SceneError::Geometry { at: inner, source } => {
+            SceneError::Geometry { at: format!("{at}.{inner}"), source }
+        }
         other => other,
     }
 }
@@ -226,7 +233,8 @@ fn numbers(v: &Value, at: &str) -> Result<Vec<f64>, SceneError> {
 
 fn vec3(v: &Value, at: &str) -> Result<[f64; 3], SceneError> {
     let xs = numbers(v, at)?;
-    xs.try_into().map_err(|xs: Vec<f64>| SceneError::invalid(at, format!("needs 3 numbers, got {}", xs.len())))
+    xs.try_into()
+        .map_err(|xs: Vec<f64>| SceneError::invalid(at, format!("needs 3 numbers, got {}", xs.len())))
 }
 
 fn geom<T>(at: &str, r: Result<T, proxima_geom::GeomError>) -> Result<T, SceneError> {
@@ -264,7 +272,10 @@ fn shape(s: &Map<String, Value>, at: &str) -> Result<Shape, SceneError> {
     let f = |k: &str| field(s, k, at);
     let p = |k: &str| format!("{at}.{k}");
     Ok(match kind {
-        "box" => Shape::Cuboid(geom(&p("half_extents"), Cuboid::new(vec3(f("half_extents")?, &p("half_extents"))?))?),
+        "box" => Shape::Cuboid(geom(
+            &p("half_extents"),
+            Cuboid::new(vec3(f("half_extents")?, &p("half_extents"))?),
+        )?),
         "sphere" => Shape::Sphere(geom(&p("radius"), Sphere::new(number(f("radius")?, &p("radius"))?))?),
         "capsule" => Shape::Capsule(geom(
             at,
@@ -304,7 +315,9 @@ fn shape(s: &Map<String, Value>, at: &str) -> Result<Shape, SceneError> {
             let apothem = positive(f("apothem")?, &p("apothem"))?;
             let half = positive(f("half")?, &p("half"))?;
             let exact = match s.get("exact") {
-                Some(v) => v.as_bool().ok_or_else(|| SceneError::invalid(p("exact"), "must be true or false"))?,
+                Some(v) => {
+                    v.as_bool().ok_or_else(|| SceneError::invalid(p("exact"), "must be true or false"))?
+                }
                 None => false,
             };
             let model = if exact { PrismModel::Exact } else { PrismModel::BoundingBox };
@@ -316,16 +329,13 @@ fn shape(s: &Map<String, Value>, at: &str) -> Result<Shape, SceneError> {
 
 fn trajectory(v: &Value, at: &str, joints: usize) -> Result<Trajectory, SceneError> {
     let m = object(v, at)?;
-    let scale = match m.get("degrees") {
-        Some(d) => {
-            if d.as_bool().ok_or_else(|| SceneError::invalid(format!("{at}.degrees"), "must be true or false"))? {
-                std::f64::consts::PI / 180.0
-            } else {
-                1.0
-            }
-        }
-        None => 1.0,
+    let degrees = match m.get("degrees") {
+        Some(d) => d
+            .as_bool()
+            .ok_or_else(|| SceneError::invalid(format!("{at}.degrees"), "must be true or false"))?,
+        None => false,
     };
+    let scale = if degrees { std::f64::consts::PI / 180.0 } else { 1.0 };
     if let Some(samples) = m.get("samples") {
         let rows = array(samples, &format!("{at}.samples"))?;
         if rows.is_empty() {
@@ -345,7 +355,10 @@ fn trajectory(v: &Value, at: &str, joints: usize) -> Result<Trajectory, SceneErr
     let period = positive(field(m, "period", at)?, &format!("{at}.period"))?;
     let list = array(field(m, "joints", at)?, &format!("{at}.joints"))?;
     if list.len() != joints {
-        return Err(SceneError::invalid(format!("{at}.joints"), format!("{} entries for {joints} joints", list.len())));
+        return Err(SceneError::invalid(
+            format!("{at}.joints"),
+            format!("{} entries for {joints} joints", list.len()),
+        ));
     }
     let mut out = Vec::with_capacity(joints);
     for (j, jv) in list.iter().enumerate() {
@@ -388,7 +401,9 @@ fn pair_rules(v: &Value) -> Result<PairRules, SceneError> {
     };
     let flag = |key: &str| -> Result<bool, SceneError> {
         match m.get(key) {
-            Some(v) => v.as_bool().ok_or_else(|| SceneError::invalid(format!("pairs.{key}"), "must be true or false")),
+            Some(v) => v
+                .as_bool()
+                .ok_or_else(|| SceneError::invalid(format!("pairs.{key}"), "must be true or false")),
             None => Ok(false),
         }
     };

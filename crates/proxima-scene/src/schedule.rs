@@ -175,11 +175,19 @@ pub struct Scheduler<Q: PairQuery> {
 
 impl<Q: PairQuery> Scheduler<Q> {
     /// A scheduler for `pairs` of `world` answering with `query`.
-    pub fn new(query: Q, settings: ScheduleSettings, world: &World, pairs: &[Pair]) -> Result<Self, SceneError> {
+    pub fn new(
+        query: Q,
+        settings: ScheduleSettings,
+        world: &World,
+        pairs: &[Pair],
+    ) -> Result<Self, SceneError> {
         settings.validate()?;
         for (i, p) in pairs.iter().enumerate() {
             if p.a.index() >= world.len() || p.b.index() >= world.len() || p.a == p.b {
-                return Err(SceneError::invalid(format!("pairs[{i}]"), "object index out of range or a == b"));
+                return Err(SceneError::invalid(
+                    format!("pairs[{i}]"),
+                    "object index out of range or a == b",
+                ));
             }
         }
         let records = pairs
@@ -273,10 +281,8 @@ impl<Q: PairQuery> Scheduler<Q> {
         }
 
         // 3. optional refresh, earliest estimated deadline first, stalest on ties
-        let mut room = self
-            .settings
-            .refresh_per_cycle
-            .min(self.settings.max_queries.saturating_sub(report.queried()));
+        let mut room =
+            self.settings.refresh_per_cycle.min(self.settings.max_queries.saturating_sub(report.queried()));
         if room > 0 && start.elapsed() < self.settings.time_budget {
             self.scratch.clear();
             for (i, r) in self.records.iter().enumerate() {

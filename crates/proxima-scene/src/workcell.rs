@@ -332,7 +332,12 @@ pub fn scaled(robots: usize, obstacles: usize, prisms: PrismModel) -> Result<Wor
         let (shape, pose) = scatter_obstacle(k, [cx, 0.0, 0.0], prisms)?;
         cell.world.add(format!("S{k}"), "obstacles", shape, pose)?;
     }
-    cell.world.add("F", "floor", cuboid([5.0 + span / 2.0, 5.0, 0.10])?, translation([span / 2.0, 0.0, -0.10]))?;
+    cell.world.add(
+        "F",
+        "floor",
+        cuboid([5.0 + span / 2.0, 5.0, 0.10])?,
+        translation([span / 2.0, 0.0, -0.10]),
+    )?;
     let mut rules = PairRules { exclude_same_group: true, ..PairRules::default() };
     for r in 0..robots {
         let g = Selector::Group(format!("robot{r}"));

@@ -91,12 +91,23 @@ impl World {
             return Err(SceneError::invalid(format!("objects.{name}"), "duplicate object name"));
         }
         let radius = local_radius(&shape).map_err(|e| match e {
-            SceneError::Invalid { reason, .. } => SceneError::invalid(format!("objects.{name}.shape"), reason),
+            SceneError::Invalid { reason, .. } => {
+                SceneError::invalid(format!("objects.{name}.shape"), reason)
+            }
             other => other,
         })?;
         let aabb = Aabb::of(&shape, &pose);
         let id = ObjectId(self.objects.len() as u32);
-        self.objects.push(Object { name, group: group.into(), chain_frame: None, shape, radius, pose, aabb, odometer: 0.0 });
+        self.objects.push(Object {
+            name,
+            group: group.into(),
+            chain_frame: None,
+            shape,
+            radius,
+            pose,
+            aabb,
+            odometer: 0.0,
+        });
         Ok(id)
     }
 

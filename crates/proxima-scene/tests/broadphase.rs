@@ -10,7 +10,10 @@ use rand::{Rng, SeedableRng};
 
 fn random_pose(rng: &mut SmallRng, spread: f64) -> Pose {
     let axis = nalgebra::Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 1.0);
-    let rot = nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(axis), rng.random_range(-3.0..3.0));
+    let rot = nalgebra::Rotation3::from_axis_angle(
+        &nalgebra::Unit::new_normalize(axis),
+        rng.random_range(-3.0..3.0),
+    );
     let t = nalgebra::Vector3::new(
         rng.random_range(-spread..spread),
         rng.random_range(-spread..spread),
@@ -92,7 +95,13 @@ fn aabb_gap_and_motion_bound_are_lower_and_upper_bounds() {
 fn pair_rules_select_and_exclude() {
     let ball = Shape::Sphere(Sphere::new(0.1).unwrap());
     let mut world = World::new();
-    for (name, group, frame) in [("a0", "arm", Some(0)), ("a1", "arm", Some(1)), ("a2", "arm", Some(2)), ("x", "obs", None), ("y", "obs", None)] {
+    for (name, group, frame) in [
+        ("a0", "arm", Some(0)),
+        ("a1", "arm", Some(1)),
+        ("a2", "arm", Some(2)),
+        ("x", "obs", None),
+        ("y", "obs", None),
+    ] {
         let id = world.add(name, group, ball.clone(), Pose::identity()).unwrap();
         if let Some(f) = frame {
             world.set_chain_frame(id, f);
@@ -111,13 +120,16 @@ fn pair_rules_select_and_exclude() {
     let no_self = PairRules { exclude_same_group: true, ..all.clone() };
     assert_eq!(names(&no_self), ["a0-x", "a0-y", "a1-x", "a1-y", "a2-x", "a2-y"]);
     let adjacent = PairRules { exclude_adjacent: true, ..all.clone() };
-    assert!(names(&adjacent).contains(&"a0-a2".to_string()) && !names(&adjacent).contains(&"a0-a1".to_string()));
+    assert!(
+        names(&adjacent).contains(&"a0-a2".to_string()) && !names(&adjacent).contains(&"a0-a1".to_string())
+    );
     let some = PairRules {
         include: vec![(Selector::parse("group:arm"), Selector::parse("x"))],
         exclude: vec![(Selector::parse("a1"), Selector::parse("*"))],
         ..PairRules::default()
     };
     assert_eq!(names(&some), ["a0-x", "a2-x"]);
-    let bad = PairRules { include: vec![(Selector::parse("group:nope"), Selector::All)], ..PairRules::default() };
+    let bad =
+        PairRules { include: vec![(Selector::parse("group:nope"), Selector::All)], ..PairRules::default() };
     assert!(bad.build(&world).unwrap_err().to_string().starts_with("pairs.include[0][0]"));
 }

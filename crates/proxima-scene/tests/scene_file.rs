@@ -20,7 +20,9 @@ fn w25_file_matches_the_builtin_model() {
             let (a2, b2) = (builtin.world.object(q.a), builtin.world.object(q.b));
             assert_eq!((&a.name, &b.name), (&a2.name, &b2.name));
             let dist = |x: &proxima_scene::world::Object, y: &proxima_scene::world::Object| {
-                proxima_geom::distance(x.shape(), x.pose(), y.shape(), y.pose(), &Default::default()).unwrap().distance()
+                proxima_geom::distance(x.shape(), x.pose(), y.shape(), y.pose(), &Default::default())
+                    .unwrap()
+                    .distance()
             };
             // degrees → radians in a different order of operations: agreement to round-off
             assert!((dist(a, b) - dist(a2, b2)).abs() < 1e-12, "cycle {c} {} - {}", a.name, b.name);
@@ -63,23 +65,50 @@ fn with(path: &str, from: &str, to: &str) -> String {
 #[test]
 fn bad_files_name_the_field() {
     let cases: Vec<(String, &str)> = vec![
-        (with("frame", r#""name": "P9", "frame": 4"#, r#""name": "P9", "frame": 9"#), "robots[0].links[8].frame"),
+        (
+            with("frame", r#""name": "P9", "frame": 4"#, r#""name": "P9", "frame": 9"#),
+            "robots[0].links[8].frame",
+        ),
         (with("half", r#"[0.31, 0.09, 0.09]"#, r#"[0.31, -0.09, 0.09]"#), "shapes[8].half_extents"),
         (with("axis", r#""axis": "x"}"#, r#""axis": "w"}"#), "robots[0].joints[3].axis"),
         (with("shape id", r#""shape": "jaws""#, r#""shape": "claws""#), "robots[0].links[13].shape"),
         (with("missing", r#""name": "O", "#, ""), "bodies[0].name"),
-        (with("rotation", "0.8660254037844387, -0.49999999999999994", "0.9, -0.49999999999999994"), "bodies[0].pose.rotation"),
+        (
+            with("rotation", "0.8660254037844387, -0.49999999999999994", "0.9, -0.49999999999999994"),
+            "bodies[0].pose.rotation",
+        ),
         (with("translation", "[1.60, 0.40, 0.25]", "[1.60, 0.40]"), "bodies[0].pose.translation"),
         (with("terms", "[[40, 2, 0]]", r#"[[40, "2", 0]]"#), "robots[0].trajectory.joints[4].terms[0][1]"),
         (with("period", r#""period": 4.0"#, r#""period": 0"#), "robots[0].trajectory.period"),
         (with("selector", r#"["P2", "F"]"#, r#"["P20", "F"]"#), "pairs.exclude[1][0]"),
         (with("dup", r#""name": "P13""#, r#""name": "P12""#), "robots[0]"),
-        (with("type", r#""type": "prism", "sides": 8, "axis": "z""#, r#""type": "cone", "sides": 8, "axis": "z""#), "shapes[1].type"),
-        (with("sides", r#""sides": 6, "axis": "y", "apothem": 0.18"#, r#""sides": 2, "axis": "y", "apothem": 0.18"#), "shapes[3].sides"),
+        (
+            with(
+                "type",
+                r#""type": "prism", "sides": 8, "axis": "z""#,
+                r#""type": "cone", "sides": 8, "axis": "z""#,
+            ),
+            "shapes[1].type",
+        ),
+        (
+            with(
+                "sides",
+                r#""sides": 6, "axis": "y", "apothem": 0.18"#,
+                r#""sides": 2, "axis": "y", "apothem": 0.18"#,
+            ),
+            "shapes[3].sides",
+        ),
         (with("dt", r#""dt": 0.001"#, r#""dt": -1"#), "dt"),
         (with("cycles", r#""cycles": 4000"#, r#""cycles": 0"#), "cycles"),
-        (with("joints", r#",
-          {"offset": 0, "terms": [[90, 1, 0]]}"#, ""), "robots[0].trajectory.joints"),
+        (
+            with(
+                "joints",
+                r#",
+          {"offset": 0, "terms": [[90, 1, 0]]}"#,
+                "",
+            ),
+            "robots[0].trajectory.joints",
+        ),
         ("[1, 2]".to_string(), "scene"),
         (r#"{"shapes": []}"#.to_string(), "bodies"),
     ];

@@ -8,7 +8,8 @@ use proxima_geom::shape::{Cuboid, Sphere};
 use proxima_geom::{Pose, QuerySettings, Shape, distance};
 use proxima_scene::workcell::{self, PrismModel};
 use proxima_scene::{
-    ColdQuery, ObjectId, Pair, PairRules, Reason, ScheduleSettings, Scheduler, Selector, World, brute_force_minimum,
+    ColdQuery, ObjectId, Pair, PairRules, Reason, ScheduleSettings, Scheduler, Selector, World,
+    brute_force_minimum,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -39,7 +40,8 @@ fn w25_minimum_equals_brute_force_every_cycle() {
     for c in (0..4000).step_by(3) {
         cell.set_cycle(c).unwrap();
         let report = sched.run_cycle(&cell.world).unwrap();
-        let (_, truth) = brute_force_minimum(&ColdQuery::default(), &cell.world, &cell.pairs).unwrap().unwrap();
+        let (_, truth) =
+            brute_force_minimum(&ColdQuery::default(), &cell.world, &cell.pairs).unwrap().unwrap();
         let got = report.min_distance().unwrap();
         assert!((got - truth).abs() <= 1e-9, "cycle {c}: {got} vs {truth}");
         assert!(!report.overload);
@@ -70,7 +72,9 @@ fn adversarial_motion_never_skips_an_unsafe_pair() {
             Shape::Cuboid(Cuboid::new(h).unwrap())
         };
         let t = [rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0)];
-        ids.push(world.add(format!("o{i}"), format!("g{i}"), shape, Pose::from_translation(t).unwrap()).unwrap());
+        ids.push(
+            world.add(format!("o{i}"), format!("g{i}"), shape, Pose::from_translation(t).unwrap()).unwrap(),
+        );
     }
     let rules = PairRules { include: vec![(Selector::All, Selector::All)], ..PairRules::default() };
     let pairs = rules.build(&world).unwrap();
@@ -90,7 +94,11 @@ fn adversarial_motion_never_skips_an_unsafe_pair() {
                 let d = other - cur.translation();
                 if d.norm() > 1e-9 { d / d.norm() } else { d }
             } else {
-                let v: nalgebra::Vector3<f64> = nalgebra::Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                let v: nalgebra::Vector3<f64> = nalgebra::Vector3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                );
                 v / v.norm().max(1e-9)
             };
             let mut t: nalgebra::Vector3<f64> = cur.translation() + dir * step;
@@ -99,14 +107,22 @@ fn adversarial_motion_never_skips_an_unsafe_pair() {
                 t *= 3.5 / t.norm();
             }
             let axis = nalgebra::Vector3::new(rng.random_range(-1.0..1.0), 1.0, rng.random_range(-1.0..1.0));
-            let rot = nalgebra::Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(axis), rng.random_range(-0.5..0.5));
+            let rot = nalgebra::Rotation3::from_axis_angle(
+                &nalgebra::Unit::new_normalize(axis),
+                rng.random_range(-0.5..0.5),
+            );
             let pose = Pose::from_matrix(rot.matrix() * cur.rotation(), t).unwrap();
             world.set_pose(id, pose);
         }
         let report = sched.run_cycle(&world).unwrap();
         let truth = true_distances(&world, &pairs);
         for (i, r) in sched.records().iter().enumerate() {
-            assert!(r.bound <= truth[i] + 1e-12, "cycle {cycle} pair {i}: bound {} > true {}", r.bound, truth[i]);
+            assert!(
+                r.bound <= truth[i] + 1e-12,
+                "cycle {cycle} pair {i}: bound {} > true {}",
+                r.bound,
+                truth[i]
+            );
             if truth[i] <= margin {
                 near_total += 1;
                 assert!(r.queried.is_some(), "cycle {cycle} pair {i} at {} skipped", truth[i]);
@@ -130,9 +146,18 @@ fn overload_is_reported_and_nothing_is_skipped() {
     let mut world = World::new();
     let ball = Shape::Sphere(Sphere::new(0.5).unwrap());
     for i in 0..6 {
-        world.add(format!("b{i}"), "balls", ball.clone(), Pose::from_translation([i as f64 * 0.9, 0.0, 0.0]).unwrap()).unwrap();
+        world
+            .add(
+                format!("b{i}"),
+                "balls",
+                ball.clone(),
+                Pose::from_translation([i as f64 * 0.9, 0.0, 0.0]).unwrap(),
+            )
+            .unwrap();
     }
-    let pairs = PairRules { include: vec![(Selector::All, Selector::All)], ..PairRules::default() }.build(&world).unwrap();
+    let pairs = PairRules { include: vec![(Selector::All, Selector::All)], ..PairRules::default() }
+        .build(&world)
+        .unwrap();
     let settings = ScheduleSettings { margin: 10.0, max_queries: 4, ..ScheduleSettings::default() };
     let mut sched = Scheduler::new(ColdQuery::default(), settings, &world, &pairs).unwrap();
     let report = sched.run_cycle(&world).unwrap();
@@ -189,7 +214,8 @@ fn bad_settings_and_pairs_are_errors() {
 #[test]
 fn unsupported_pairs_are_reported_with_their_names() {
     let mut cell = workcell::w25(PrismModel::Exact, false).unwrap();
-    let mut sched = Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &cell.world, &cell.pairs).unwrap();
+    let mut sched =
+        Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &cell.world, &cell.pairs).unwrap();
     cell.set_cycle(0).unwrap();
     // polyhedron–box has no query in proxima-geom yet: an error naming the pair, not a panic
     match sched.run_cycle(&cell.world) {
