@@ -37,7 +37,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         cell.set_cycle(c)?;
         for p in &cell.pairs {
             let (a, b) = (cell.world.object(p.a), cell.world.object(p.b));
-            queries.push(json!({"a": a.name, "pose_a": pose(a.pose()), "b": b.name, "pose_b": pose(b.pose())}));
+            queries
+                .push(json!({"a": a.name, "pose_a": pose(a.pose()), "b": b.name, "pose_b": pose(b.pose())}));
         }
     }
     let doc = json!({"name": "w25_cycles", "description": format!("W25 workcell: 25 pairs at every {step}th 1 kHz cycle of one period (prisms as bounding boxes)"),

@@ -236,7 +236,8 @@ fn scaled_scene_matches_brute_force() {
     let mut cell = workcell::scaled(2, 30, PrismModel::BoundingBox).unwrap();
     let n = cell.pairs.len();
     assert!(n > 1000, "{n}");
-    let settings = ScheduleSettings { time_budget: std::time::Duration::from_secs(10), ..ScheduleSettings::default() };
+    let settings =
+        ScheduleSettings { time_budget: std::time::Duration::from_secs(10), ..ScheduleSettings::default() };
     let mut sched = Scheduler::new(ColdQuery::default(), settings, &cell.world, &cell.pairs).unwrap();
     let mut queried = 0;
     let cycles: Vec<usize> = (100..300).step_by(5).collect();
@@ -255,4 +256,51 @@ fn scaled_scene_matches_brute_force() {
         queried += report.queried();
     }
     assert!(queried < cycles.len() * n / 20, "{queried} queries over {} cycles", cycles.len());
+}
+
+/// A tracker whose state remembers the first pair it served: the scheduler must hand every
+/// pair its own state (warm-start data is meaningful for one pair only, spec §2).
+#[derive(Debug, Clone, Default)]
+struct PinnedState {
+    first: Option<([f64; 3], [f64; 3])>,
+    calls: usize,
+}
+
+struct PinnedQuery;
+
+impl proxima_scene::PairQuery for PinnedQuery {
+    type State = PinnedState;
+    fn query(
+        &self,
+        state: &mut PinnedState,
+        a: &Shape,
+        pose_a: &Pose,
+        b: &Shape,
+        pose_b: &Pose,
+    ) -> Result<proxima_geom::DistanceResult, proxima_geom::GeomError> {
+        let key = |s: &Shape| match s {
+            Shape::Cuboid(c) => c.half_extents().into(),
+            _ => [0.0; 3],
+        };
+        let id = (key(a), key(b));
+        assert_eq!(*state.first.get_or_insert(id), id, "state of one pair handed to another");
+        state.calls += 1;
+        distance(a, pose_a, b, pose_b, &QuerySettings::default())
+    }
+}
+
+#[test]
+fn tracker_state_is_kept_per_pair() {
+    let mut cell = workcell::w25(PrismModel::BoundingBox, false).unwrap();
+    let mut sched =
+        Scheduler::new(PinnedQuery, ScheduleSettings::default(), &cell.world, &cell.pairs).unwrap();
+    let mut cold =
+        Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &cell.world, &cell.pairs).unwrap();
+    for c in (0..800).step_by(4) {
+        cell.set_cycle(c).unwrap();
+        let (a, b) = (sched.run_cycle(&cell.world).unwrap(), cold.run_cycle(&cell.world).unwrap());
+        assert_eq!(a.min_distance(), b.min_distance());
+    }
+    let calls: usize = sched.records().iter().map(|r| r.state.calls).sum();
+    assert!(calls > 0 && sched.records().iter().all(|r| r.state.calls > 0 || r.last_cycle.is_none()));
 }
