@@ -4,7 +4,8 @@
 //! proxima solve FILE [--method lemke] [--exact] [--format text|json]
 //! proxima solve --matrix M.mtx --vector q.mtx [--exact] [--format text|json]
 //! proxima bench-lcp --manifest FILE [--manifest FILE ...] --solver lemke --out RESULTS [...]
-//! proxima demo [--format text|json] [--siconos-dir DIR]
+//! proxima demo [--out DIR] [--format text|json] [--scene FILE] [--cycles N] [--scale-cycles N]
+//!              [--suite all|workcell|reference] [--siconos-dir DIR]
 //! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
@@ -26,6 +27,7 @@ mod reproduce_lcp;
 mod reproduce_ellipsoids;
 mod solve;
 mod solvers;
+mod workcell_demo;
 mod workload;
 
 use std::process::ExitCode;
@@ -46,8 +48,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Run a solver over benchmark manifests and write JSON Lines results (harness contract).
     BenchLcp(bench_lcp::BenchArgs),
-    /// Run the reference's worked examples, the Siconos LCP test problems and the geometric
-    /// listings (box-box certificate, listings 4, 8, 9); print tables.
+    /// The main job: a robot workcell monitored every 1 kHz cycle (triage scheduling, brute-force
+    /// cross-check, cycle-time statistics, SVG plots), then the reference's worked examples, the
+    /// Siconos LCP test problems and the geometric listings.
     Demo(demo::DemoArgs),
     /// Distance or intersection for every query of a geometry workload file (JSON Lines).
     Query(query::QueryArgs),
