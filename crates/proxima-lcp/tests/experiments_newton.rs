@@ -61,7 +61,9 @@ fn fischer(
 ) -> IterativeSolution {
     let mut s = FischerSettings { newton: newton(p, stop), strategy, ..FischerSettings::default() };
     if matches!(strategy, JacobianStrategy::Approximation { .. }) {
-        s.newton.sub_solver = SubSolver::Gmres { restart: None, max_iterations: None };
+        // Unrestarted GMRES: restarted GMRES(10) stalls on the near-singular PSD systems.
+        let n = p.b.len();
+        s.newton.sub_solver = SubSolver::Gmres { restart: Some(n), max_iterations: Some(4 * n) };
     }
     solve_fischer_newton(&p.matrix, &p.b, x0, &s).unwrap()
 }
