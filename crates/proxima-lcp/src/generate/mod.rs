@@ -251,8 +251,12 @@ pub fn generate(
             params["shift"] = json!(c.shift);
             (ProblemMatrix::Sparse(c.matrix), None)
         }
-        Family::DensePd { n } => (ProblemMatrix::Dense(dense_pd(*n, &mut rng)?), None),
+        Family::DensePd { n } => {
+            params["n"] = json!(n);
+            (ProblemMatrix::Dense(dense_pd(*n, &mut rng)?), None)
+        }
         Family::DensePsd { n, ratio } => {
+            params["n"] = json!(n);
             params["zero_eig_ratio"] = json!(ratio);
             (ProblemMatrix::Dense(dense_psd(*n, *ratio, &mut rng)?), None)
         }

@@ -176,7 +176,9 @@ impl ContactOperator {
         &self.j
     }
 
-    /// A = J M⁻¹ Jᵀ assembled in CSR (exact zeros dropped).
+    /// A = J M⁻¹ Jᵀ assembled in CSR (exact zeros dropped). Costs O(m · nnz(J)) time with a
+    /// dense accumulator of d entries: meant for direct sub-solves and checks on problems of up
+    /// to a few thousand rows, not for the iteration itself.
     pub fn assemble(&self) -> CsrMatrix {
         let m = self.j.rows();
         let mut rows = Vec::with_capacity(m);
