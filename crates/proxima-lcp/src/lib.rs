@@ -14,6 +14,11 @@
 //! | module | what |
 //! |---|---|
 //! | [`lemke`] | Lemke's method, lexicographic anti-cycling, fallbacks, fixed-size and workspace paths |
+//! | [`baraff`] | Baraff/Dantzig incremental pivoting with an incrementally updated factorization (plain and boxed) |
+//! | [`iterative`] | physics solvers: projected Jacobi / PGS / PSOR / QP-PGS, boxed PGS with friction index, minimum-map Newton, Fischer–Newton (four Jacobian strategies), GMRES / PCG; one status vocabulary ([`iterative::IterativeStatus`]) |
+//! | [`operator`] | `LinearOperator` / `RowAccess`: dense, CSR (sprs) and the matrix-free contact operator J M⁻¹ Jᵀ |
+//! | [`generate`] | seedable problem families of the physics spec (fluid, contact, dense PD/PSD) and the harness file writer |
+//! | [`active_set`] | primal active-set solver for convex QPs with inequality constraints |
 //! | [`qp`] | the convex QP / LP front end: status (solved / infeasible / unbounded), multipliers |
 //! | [`io`] | JSON problem files (exact fractions), MatrixMarket, Siconos `.dat`, bench manifests |
 //! | [`linalg`] | small dense Gaussian elimination over any [`Field`] |
@@ -24,7 +29,9 @@
 //! carries ‖min(z, w)‖∞ and |zᵀw| computed from the input), exactly when you ask
 //! ([`Rational`], [`QuadraticField`]), or allocation-free in a tight loop
 //! ([`solve_lemke_fixed`], [`LemkeWorkspace`]). Pivoting methods are dense and cost O(n²) per
-//! pivot: for large sparse physics problems use the iterative methods (later releases).
+//! pivot: for large sparse physics problems use [`iterative`] (PGS/PSOR sweeps cost O(nnz),
+//! Newton methods run matrix-free with GMRES) or [`baraff`] for exact answers on symmetric PD
+//! problems.
 //!
 //! # Three kinds of outcome
 //!
