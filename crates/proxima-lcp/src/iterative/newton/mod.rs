@@ -13,9 +13,10 @@
 //!   p_i = x_i/‖(x_i, y_i)‖ − 1, q_i = y_i/‖(x_i, y_i)‖ − 1, and a [`JacobianStrategy`] at
 //!   degenerate indices x_i = y_i = 0.
 //!
-//! Every iteration (spec §4, order \[H\]): evaluate θ at the current iterate; relative test
-//! |θ − θ_prev| < ε_rel θ_prev (skipped on the first pass), absolute test θ < ε_abs, iteration
-//! limit; solve for Δx (direct, or GMRES/PCG to the forcing term ‖F + JΔx‖ ≤ γ‖F‖ (105));
+//! Every iteration (spec §4, order \[H\]): evaluate θ at the current iterate; absolute test
+//! θ < ε_abs, relative test |θ − θ_prev| < ε_rel θ_prev (skipped on the first pass), iteration
+//! limit (\[X\] absolute first: same pass, same count, but a merit below ε_abs is reported as
+//! the certificate it is); solve for Δx (direct, or GMRES/PCG to the forcing term ‖F + JΔx‖ ≤ γ‖F‖ (105));
 //! stagnation max|Δx_i| < ε_stg·max(1, ‖x‖∞); local minimum ‖∇θ‖ = ‖JᵀG‖ < ε_abs;
 //! non-descent ∇θᵀΔx = Gᵀ(JΔx) > −ε_mach‖Δx‖²; then the projected line search and the
 //! projected update x ← max(0, x + τΔx). \[X\] When the line search ends at its guard
@@ -577,11 +578,13 @@ fn run<A: LinearOperator + ?Sized>(
         if !theta.is_finite() {
             break IterativeStatus::NumericalFailure;
         }
-        if updates > 0 && (theta - previous).abs() < stop.relative * previous {
-            break IterativeStatus::ConvergedRelative;
-        }
+        // Absolute before relative: both are tested in the same pass, so the iteration count is
+        // that of the companion's order; a merit below ε_abs is reported as the certificate it is.
         if theta < stop.absolute {
             break IterativeStatus::ConvergedAbsolute;
+        }
+        if updates > 0 && (theta - previous).abs() < stop.relative * previous {
+            break IterativeStatus::ConvergedRelative;
         }
         if updates >= stop.max_iterations {
             break IterativeStatus::MaxIterations;
