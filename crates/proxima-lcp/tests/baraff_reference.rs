@@ -344,7 +344,6 @@ fn matrix_free_operator_is_assembled_by_probing() {
             self.0.apply(x, y)
         }
     }
-    use proxima_lcp::operator::LinearOperator;
     let mut rng = SmallRng::seed_from_u64(17);
     let (a, b) = spd_problem(15, &mut rng);
     let direct = solve_baraff(&a, &b, &BaraffSettings::default()).unwrap();
