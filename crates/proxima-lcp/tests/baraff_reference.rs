@@ -331,3 +331,23 @@ fn bad_input_is_an_error() {
         Err(LcpError::DimensionMismatch { .. })
     ));
 }
+
+/// Any `LinearOperator` works: an operator that only knows y = A x (assembled by probing).
+#[test]
+fn matrix_free_operator_is_assembled_by_probing() {
+    struct Implicit(DenseMatrix);
+    impl proxima_lcp::operator::LinearOperator for Implicit {
+        fn dim(&self) -> usize {
+            self.0.n()
+        }
+        fn apply(&self, x: &[f64], y: &mut [f64]) {
+            self.0.apply(x, y)
+        }
+    }
+    let mut rng = SmallRng::seed_from_u64(17);
+    let (a, b) = spd_problem(15, &mut rng);
+    let direct = solve_baraff(&a, &b, &BaraffSettings::default()).unwrap();
+    let implicit = solve_baraff(&Implicit(a), &b, &BaraffSettings::default()).unwrap();
+    assert_eq!(direct.z, implicit.z);
+    assert!(implicit.status.is_solved());
+}

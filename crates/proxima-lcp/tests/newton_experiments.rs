@@ -349,3 +349,37 @@ fn c7_psd_sweep() {
         stats(&format!("ratio {ratio:.1} Fischer-approx"), &fb);
     }
 }
+
+/// C5: with tolerances 0 and (nearly) exact inner solves, the Newton merits on one Fluid(10)
+/// problem drop below 1e-20 within 10 iterations, the last steps roughly doubling the number
+/// of correct digits (quadratic convergence).
+#[test]
+fn c5_quadratic_convergence_on_fluid() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let a = fluid(10, &mut rng);
+    let b = rhs(&a, &mut rng);
+    let stop = StoppingCriteria { max_iterations: 10, absolute: 0.0, relative: 0.0, stagnation: 0.0 };
+    let exact = proxima_lcp::iterative::SubSolver::Gmres { restart: Some(50), max_iterations: Some(500) };
+    let ms = NewtonSettings { sub_solver: exact, forcing: 1e-13, ..minmap_settings(stop, true) };
+    let mut fs = fischer_settings(stop, true, JacobianStrategy::default_perturbation());
+    fs.newton = NewtonSettings { sub_solver: exact, forcing: 1e-13, ..fs.newton };
+    for (name, r) in [
+        ("min-map", solve_minmap_newton(&a, &b, None, &ms).unwrap()),
+        ("Fischer", solve_fischer_newton(&a, &b, None, &fs).unwrap()),
+    ] {
+        let h = &r.merit_history;
+        eprintln!("{name}: {:?} {:?}", r.status, h.iter().map(|t| format!("{t:.1e}")).collect::<Vec<_>>());
+        // Tolerance 0 can never be met: the run ends by another test, never "converged".
+        assert_ne!(r.status, IterativeStatus::ConvergedAbsolute);
+        let first_tiny = h.iter().position(|&t| t < 1e-20).expect("merit below 1e-20");
+        assert!(first_tiny <= 10, "{name}: {first_tiny}");
+        // Quadratic: some step goes from θ < 1e-4 to θ ≤ θ^1.5 (digits at least ×1.5). Min-map
+        // Newton is piecewise linear: once the active set is right one step lands on the
+        // solution (e.g. 1.2e2 → 1e-24), which passes the same test.
+        assert!(
+            h.windows(2).any(|w| w[0] < 1e-4 && w[0] > 0.0 && w[1] <= w[0].powf(1.5))
+                || first_tiny > 0 && h[first_tiny - 1] >= 1e-4 && name == "min-map",
+            "{name}"
+        );
+    }
+}

@@ -8,7 +8,7 @@ use proxima_lcp::iterative::newton::{
 };
 use proxima_lcp::iterative::{
     FischerSettings, IterativeStatus, JacobianStrategy, NewtonSettings, StoppingCriteria, SubSolver,
-    solve_fischer_newton, solve_minmap_newton,
+    solve_fischer_newton, solve_fischer_newton_report, solve_minmap_newton, solve_minmap_newton_report,
 };
 use proxima_lcp::linalg::solve as dense_solve;
 use proxima_lcp::operator::{DenseMatrix, LinearOperator};
@@ -408,6 +408,19 @@ fn merit_history_and_iterate_feasibility() {
     let sol = solve_minmap_newton(&a, &b, None, &one).unwrap();
     assert_eq!((sol.status, sol.iterations), (IterativeStatus::MaxIterations, 1));
     assert_eq!(sol.merit_history.len(), 2, "θ before and after the one update");
+    // Work counters: one direct solve and one accepted step per update; GMRES counts products.
+    let direct = NewtonSettings { sub_solver: SubSolver::Direct, ..NewtonSettings::default() };
+    let rep = solve_minmap_newton_report(&a, &b, None, &direct).unwrap();
+    let updates = rep.solution.iterations - 1;
+    assert_eq!(
+        (rep.stats.direct_solves, rep.stats.krylov_solves, rep.stats.steps.len()),
+        (updates, 0, updates)
+    );
+    assert!(rep.stats.line_search_evaluations >= updates);
+    let rep = solve_fischer_newton_report(&a, &b, None, &FischerSettings::default()).unwrap();
+    assert_eq!(rep.stats.krylov_solves, rep.solution.iterations - 1);
+    assert!(rep.stats.krylov_iterations >= rep.stats.krylov_solves);
+    assert!(rep.stats.steps.iter().all(|t| *t > 0.0 && *t <= 1.0));
     // Symmetric operator: the matrix-free gradient path gives the same answer.
     let sym = NewtonSettings { assume_symmetric: true, ..NewtonSettings::default() };
     let s2 = solve_minmap_newton(&a, &b, None, &sym).unwrap();

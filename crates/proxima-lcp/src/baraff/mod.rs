@@ -49,9 +49,12 @@
 //!
 //! * b ≥ 0 → x = 0 with [`LcpStatus::Trivial`] (no pivot).
 //! * 1-D (a, b) = (−1, −1) or (0, −1): unbounded ray with certificate d = 1 → `NoSolution`.
+//! * Friction index (ODE style, |xᵢ| ≤ µᵢ x_normal): [`solve_baraff_friction`], a fixed point
+//!   over boxed solves.
 //! * Warm start ([`solve_baraff_warm`]): an initial active set; indices whose re-solved x would
 //!   leave its bounds are dropped one at a time until the invariants hold.
 
+mod friction;
 mod inverse;
 mod pivot;
 
@@ -59,6 +62,7 @@ use crate::error::LcpError;
 use crate::operator::{DenseMatrix, LinearOperator};
 use crate::solution::{LcpResidual, LcpStatus};
 
+pub use friction::{FrictionIndex, FrictionSolution, solve_baraff_friction};
 pub use pivot::{IndexState, PivotEvent};
 
 /// Settings of the pivoting solvers. All tolerances are relative; the scales are

@@ -196,6 +196,16 @@ pub(crate) fn run(
         singular: settings.singular_tolerance * scale_a,
     };
     let max_pivots = settings.max_pivots_for(n);
+    // Aᵀ once (O(n²)): its rows are A's columns, so Δy = A Δx becomes contiguous axpys.
+    let at = {
+        let mut t = vec![0.0; n * n];
+        for i in 0..n {
+            for (j, v) in a.row(i).iter().enumerate() {
+                t[j * n + i] = *v;
+            }
+        }
+        DenseMatrix::from_row_major_unchecked(n, t)
+    };
     let mut x: Vec<f64> = (0..n).map(|i| 0.0f64.max(lo[i]).min(hi[i])).collect();
     let mut states = vec![IndexState::Unprocessed; n];
     let mut inv = IncrementalInverse::new(n);
@@ -248,8 +258,9 @@ pub(crate) fn run(
             let mut attempt = 0;
             loop {
                 let k = inv.len();
+                let col_j = at.row(j);
                 for (p, &ci) in inv.indices.iter().enumerate() {
-                    rhs[p] = -sigma * a.get(ci, j);
+                    rhs[p] = -sigma * col_j[ci];
                 }
                 inv.apply(&rhs, &mut dxc);
                 dx.iter_mut().for_each(|v| *v = 0.0);
@@ -257,10 +268,16 @@ pub(crate) fn run(
                 for (p, &ci) in inv.indices.iter().enumerate() {
                     dx[ci] = dxc[p];
                 }
-                for (i, dyi) in dy.iter_mut().enumerate() {
-                    let row = a.row(i);
-                    *dyi = row[j] * sigma
-                        + inv.indices.iter().zip(&dxc[..k]).map(|(&c, d)| row[c] * d).sum::<f64>();
+                // Δy = σ A_{*j} + Σ_c Δx_c A_{*c}: contiguous axpys over rows of Aᵀ.
+                for (dyi, aij) in dy.iter_mut().zip(col_j) {
+                    *dyi = sigma * aij;
+                }
+                for (&c, &d) in inv.indices.iter().zip(&dxc[..k]) {
+                    if d != 0.0 {
+                        for (dyi, aic) in dy.iter_mut().zip(at.row(c)) {
+                            *dyi += d * aic;
+                        }
+                    }
                 }
                 let size = dx.iter().fold(1.0f64, |m, v| m.max(v.abs()));
                 let err = inv.indices.iter().fold(0.0f64, |m, &c| m.max(dy[c].abs()));

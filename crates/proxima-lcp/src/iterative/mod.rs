@@ -26,7 +26,8 @@ pub mod splitting;
 pub use boxed::{BoxBounds, BoxedResidual, BoxedSettings, BoxedSolution, FrictionBound, solve_boxed_pgs};
 pub use krylov::{KrylovInfo, KrylovSettings, KrylovStatus, gmres, pcg};
 pub use newton::{
-    FischerSettings, JacobianStrategy, NewtonSettings, SubSolver, solve_fischer_newton, solve_minmap_newton,
+    FischerSettings, JacobianStrategy, NewtonReport, NewtonSettings, NewtonStats, SubSolver,
+    solve_fischer_newton, solve_fischer_newton_report, solve_minmap_newton, solve_minmap_newton_report,
 };
 pub use outcome::{IterativeSolution, IterativeStatus, StoppingCriteria, lcp_residual_f64};
 pub use splitting::{QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting};

@@ -13,9 +13,10 @@
 //!   p_i = x_i/‖(x_i, y_i)‖ − 1, q_i = y_i/‖(x_i, y_i)‖ − 1, and a [`JacobianStrategy`] at
 //!   degenerate indices x_i = y_i = 0.
 //!
-//! Every iteration (spec §4, order \[H\]): evaluate θ at the current iterate; relative test
-//! |θ − θ_prev| < ε_rel θ_prev (skipped on the first pass), absolute test θ < ε_abs, iteration
-//! limit; solve for Δx (direct, or GMRES/PCG to the forcing term ‖F + JΔx‖ ≤ γ‖F‖ (105));
+//! Every iteration (spec §4, order \[H\]): evaluate θ at the current iterate; absolute test
+//! θ < ε_abs, relative test |θ − θ_prev| < ε_rel θ_prev (skipped on the first pass), iteration
+//! limit (\[X\] absolute first: same pass, same count, but a merit below ε_abs is reported as
+//! the certificate it is); solve for Δx (direct, or GMRES/PCG to the forcing term ‖F + JΔx‖ ≤ γ‖F‖ (105));
 //! stagnation max|Δx_i| < ε_stg·max(1, ‖x‖∞); local minimum ‖∇θ‖ = ‖JᵀG‖ < ε_abs;
 //! non-descent ∇θᵀΔx = Gᵀ(JΔx) > −ε_mach‖Δx‖²; then the projected line search and the
 //! projected update x ← max(0, x + τΔx). \[X\] When the line search ends at its guard
@@ -55,6 +56,34 @@ pub use settings::{FischerSettings, JacobianStrategy, NewtonSettings, SubSolver}
 
 use functions::{SplitMix64, fb_partials};
 
+/// Work counters of a Newton run (iteration statistics and cost reports).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NewtonStats {
+    /// Newton equations solved by dense LU.
+    pub direct_solves: usize,
+    /// Newton equations solved by GMRES or PCG.
+    pub krylov_solves: usize,
+    /// Krylov iterations (products with the Newton matrix) over all solves.
+    pub krylov_iterations: usize,
+    /// Krylov solves that stopped before meeting the forcing term.
+    pub krylov_unconverged: usize,
+    /// Sub-solver fallbacks to GMRES (singular dense system, PCG breakdown).
+    pub fallbacks: usize,
+    /// Merit evaluations inside line searches.
+    pub line_search_evaluations: usize,
+    /// The accepted step τ of every update.
+    pub steps: Vec<f64>,
+}
+
+/// A Newton solution with its work counters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewtonReport {
+    /// The answer (status, iterate, merit history, residuals).
+    pub solution: IterativeSolution,
+    /// What it cost.
+    pub stats: NewtonStats,
+}
+
 /// Solves LCP(A, b) by minimum-map Newton from x₀ (default 0).
 pub fn solve_minmap_newton<A: LinearOperator + ?Sized>(
     a: &A,
@@ -62,6 +91,16 @@ pub fn solve_minmap_newton<A: LinearOperator + ?Sized>(
     x0: Option<&[f64]>,
     settings: &NewtonSettings,
 ) -> Result<IterativeSolution, LcpError> {
+    Ok(solve_minmap_newton_report(a, b, x0, settings)?.solution)
+}
+
+/// [`solve_minmap_newton`] with work counters.
+pub fn solve_minmap_newton_report<A: LinearOperator + ?Sized>(
+    a: &A,
+    b: &[f64],
+    x0: Option<&[f64]>,
+    settings: &NewtonSettings,
+) -> Result<NewtonReport, LcpError> {
     settings.validate()?;
     run(a, b, x0, settings, Kind::MinMap)
 }
@@ -73,6 +112,16 @@ pub fn solve_fischer_newton<A: LinearOperator + ?Sized>(
     x0: Option<&[f64]>,
     settings: &FischerSettings,
 ) -> Result<IterativeSolution, LcpError> {
+    Ok(solve_fischer_newton_report(a, b, x0, settings)?.solution)
+}
+
+/// [`solve_fischer_newton`] with work counters.
+pub fn solve_fischer_newton_report<A: LinearOperator + ?Sized>(
+    a: &A,
+    b: &[f64],
+    x0: Option<&[f64]>,
+    settings: &FischerSettings,
+) -> Result<NewtonReport, LcpError> {
     settings.validate()?;
     let kind = Kind::Fischer { strategy: settings.strategy, degeneracy: settings.degeneracy_tolerance };
     run(a, b, x0, &settings.newton, kind)
@@ -219,6 +268,7 @@ struct Loop<'a, 'p, A: ?Sized> {
     jac: Jacobian,
     scratch: Vec<f64>,
     scratch2: Vec<f64>,
+    stats: NewtonStats,
 }
 
 impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
@@ -312,10 +362,12 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
 
     fn minmap_direction(&mut self, h: &[f64], target: f64, dx: &mut [f64]) -> Result<(), LcpError> {
         let n = self.n();
-        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense)
-            && dense_reduced_solve(d, h, &self.jac.active, dx)
-        {
-            return Ok(());
+        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense) {
+            if dense_reduced_solve(d, h, &self.jac.active, dx) {
+                self.stats.direct_solves += 1;
+                return Ok(());
+            }
+            self.stats.fallbacks += 1;
         }
         let idx: Vec<usize> = (0..n).filter(|&i| self.jac.active[i]).collect();
         for i in 0..n {
@@ -349,14 +401,22 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             let usable = inv.iter().all(|&d| d > 0.0 && d.is_finite());
             let inv: Vec<f64> = inv.iter().map(|d| 1.0 / d).collect();
             let info = pcg(&mut reduced, usable.then_some(&inv[..]), &rhs, &mut sol, &ks)?;
+            self.stats.krylov_iterations += info.iterations;
             use_gmres = info.status == KrylovStatus::Breakdown;
             if use_gmres {
+                self.stats.fallbacks += 1;
                 sol.iter_mut().for_each(|v| *v = 0.0);
+            } else {
+                self.stats.krylov_solves += 1;
+                self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
             }
         }
         if use_gmres {
             let ks = KrylovSettings { restart: ks.restart.clamp(1, 20), ..ks };
-            gmres(&mut reduced, &rhs, &mut sol, &ks)?;
+            let info = gmres(&mut reduced, &rhs, &mut sol, &ks)?;
+            self.stats.krylov_solves += 1;
+            self.stats.krylov_iterations += info.iterations;
+            self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
         }
         for (p, &i) in idx.iter().enumerate() {
             dx[i] = sol[p];
@@ -387,15 +447,20 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             dx.iter_mut().zip(f).for_each(|(d, fi)| *d = -fi);
             let tol = scale * f64::EPSILON * n as f64;
             if crate::linalg::solve_in_place(&mut m, dx, &tol) && dx.iter().all(|v| v.is_finite()) {
+                self.stats.direct_solves += 1;
                 return Ok(());
             }
+            self.stats.fallbacks += 1;
         }
         let rhs: Vec<f64> = f.iter().map(|v| -v).collect();
         dx.iter_mut().for_each(|v| *v = 0.0);
         let ks = self.krylov_settings(n, target);
         let (prob, kind, jac, scratch) = (self.prob, &self.kind, &self.jac, &mut self.scratch);
         let op = |v: &[f64], out: &mut [f64]| jacobian_product(prob, kind, jac, x, y, f, v, out, scratch);
-        gmres(op, &rhs, dx, &ks)?;
+        let info = gmres(op, &rhs, dx, &ks)?;
+        self.stats.krylov_solves += 1;
+        self.stats.krylov_iterations += info.iterations;
+        self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
         Ok(())
     }
 }
@@ -454,7 +519,7 @@ fn run<A: LinearOperator + ?Sized>(
     x0: Option<&[f64]>,
     settings: &NewtonSettings,
     kind: Kind,
-) -> Result<IterativeSolution, LcpError> {
+) -> Result<NewtonReport, LcpError> {
     let n = a.dim();
     if n == 0 {
         return Err(LcpError::Empty);
@@ -487,6 +552,7 @@ fn run<A: LinearOperator + ?Sized>(
         jac: Jacobian { active: vec![false; n], p: vec![0.0; n], q: vec![0.0; n] },
         scratch: vec![0.0; n],
         scratch2: vec![0.0; n],
+        stats: NewtonStats::default(),
     };
     let stop = &settings.stopping;
     let mut x: Vec<f64> = match x0 {
@@ -512,11 +578,13 @@ fn run<A: LinearOperator + ?Sized>(
         if !theta.is_finite() {
             break IterativeStatus::NumericalFailure;
         }
-        if updates > 0 && (theta - previous).abs() < stop.relative * previous {
-            break IterativeStatus::ConvergedRelative;
-        }
+        // Absolute before relative: both are tested in the same pass, so the iteration count is
+        // that of the companion's order; a merit below ε_abs is reported as the certificate it is.
         if theta < stop.absolute {
             break IterativeStatus::ConvergedAbsolute;
+        }
+        if updates > 0 && (theta - previous).abs() < stop.relative * previous {
+            break IterativeStatus::ConvergedRelative;
         }
         if updates >= stop.max_iterations {
             break IterativeStatus::MaxIterations;
@@ -541,10 +609,12 @@ fn run<A: LinearOperator + ?Sized>(
             prob.y_of(t, &mut y_trial);
             merit_of(&kind, t, &y_trial, &mut f_trial)
         });
+        lp.stats.line_search_evaluations += outcome.evaluations;
         if !outcome.armijo {
             // The guard stopped the search: the projected step makes no progress (spec A5).
             break IterativeStatus::Stagnated;
         }
+        lp.stats.steps.push(outcome.step);
         x.copy_from_slice(&trial);
         y.copy_from_slice(&y_trial);
         previous = theta;
@@ -554,5 +624,6 @@ fn run<A: LinearOperator + ?Sized>(
     // run that exhausts the limit reports the limit.
     let iterations = (updates + 1).min(stop.max_iterations);
     let (w, residual) = lcp_residual_f64(a, b, &x);
-    Ok(IterativeSolution { status, z: x, w, iterations, merit_history: history, residual })
+    let solution = IterativeSolution { status, z: x, w, iterations, merit_history: history, residual };
+    Ok(NewtonReport { solution, stats: lp.stats })
 }
