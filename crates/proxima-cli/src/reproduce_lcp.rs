@@ -441,12 +441,11 @@ fn timing(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
             for (k, (_, m)) in methods.iter().enumerate() {
                 let secs = match m {
                     Some((m, inner)) => {
-                        if matches!(m, Method::Pgs | Method::Psor(_)) && !p.symmetric {
-                            None
-                        } else if *inner == Inner::Direct
-                            && !matches!(m, Method::Pgs | Method::Psor(_))
-                            && n > 5000
-                        {
+                        let splitting = matches!(m, Method::Pgs | Method::Psor(_));
+                        // Splitting needs a non-zero diagonal; dense LU is skipped above n = 5000.
+                        let skip = (splitting && !p.symmetric)
+                            || (!splitting && *inner == Inner::Direct && n > 5000);
+                        if skip {
                             None
                         } else {
                             let mut best = f64::INFINITY;
@@ -708,6 +707,7 @@ fn psd_study(r: &mut Report, seed: u64, count: usize) -> Result<()> {
     )?;
     let mut series: Vec<Series> = methods.iter().map(|m| Series::new(m.label(), Vec::new())).collect();
     let mut checks_ok = [true; 3];
+    let mut details = [String::new(), String::new(), String::new()];
     for &ratio in &ratios {
         let mut cells = [[0usize; 5]; 4];
         for i in 0..count {
@@ -736,6 +736,14 @@ fn psd_study(r: &mut Report, seed: u64, count: usize) -> Result<()> {
             checks_ok[0] &= maxed(0) && maxed(1);
             checks_ok[1] &= cells[3][1] + cells[3][0] >= cells[2][1] + cells[2][0];
             checks_ok[2] &= cells[2][2] * 2 > count;
+            let _ = write!(details[0], "{ratio:.1}: {}+{} ", cells[0][3], cells[1][3]);
+            let _ = write!(
+                details[1],
+                "{ratio:.1}: {} vs {} ",
+                cells[3][0] + cells[3][1],
+                cells[2][0] + cells[2][1]
+            );
+            let _ = write!(details[2], "{ratio:.1}: {} ", cells[2][2]);
         }
     }
     pb.finish_and_clear();
@@ -747,20 +755,25 @@ fn psd_study(r: &mut Report, seed: u64, count: usize) -> Result<()> {
         LINEAR,
         &series,
     )?;
-    r.check("C7 PGS and PSOR end MaxIterations in ≥ 90 % for ratio ≥ 0.2", checks_ok[0], String::new());
+    let [d0, d1, d2] = details;
+    r.check(
+        "C7 PGS and PSOR end MaxIterations in ≥ 90 % for ratio ≥ 0.2",
+        checks_ok[0],
+        format!("per ratio, PGS+PSOR max-iteration runs of {count} each: {d0}"),
+    );
     r.check(
         "C7 Fischer (approximation) converges (rel/abs) at least as often as min-map for ratio ≥ 0.2",
         checks_ok[1],
-        String::new(),
+        format!("per ratio, Fischer vs min-map converged runs: {d1}"),
     );
     r.check(
         "C7 min-map ends NonDescent/LocalMinimum in the majority for ratio ≥ 0.2",
         checks_ok[2],
-        String::new(),
+        format!("per ratio, min-map non-descent/local-minimum runs of {count}: {d2}"),
     );
     writeln!(
         r.text,
-        "Spec: PGS/PSOR reach the iteration limit in all runs (slow convergence, not a bad iterate); Fischer–Newton reaches relative convergence more often than min-map Newton; for large ratios both Newton methods get into trouble.\n"
+        "Spec: PGS/PSOR reach the iteration limit in all runs (slow convergence, not a bad iterate); Fischer–Newton reaches relative convergence more often than min-map Newton; for large ratios both Newton methods get into trouble. Where we differ: with exact (dense LU) sub-solves our min-map Newton still reaches relative convergence on part of the low-ratio problems (the spec's prototype saw 10/10 non-descent), so its non-descent share crosses one half only from ratio 0.3 on; the generator and the test order are the spec's, the difference is in the inner solves.\n"
     )?;
     Ok(())
 }
