@@ -34,6 +34,23 @@ const X_STAR: [f64; 6] = [
     3.862942222203536,
 ];
 const D_STAR: f64 = 1.295494819938741;
+/// Where the harness's native coal runner writes its `ellipsoids` results (optional input).
+const COAL_RESULTS: &str = "../shared/bench/geometry/out/coal-native/ellipsoids.jsonl";
+
+/// coal's per-query signed distances (default variant) from a harness result file, in query
+/// order.
+fn coal_distances(path: &Path) -> Option<Vec<f64>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        if v["kind"] == "query" && v["variant"].as_str().is_none_or(|s| s == "default") {
+            out.push(v["signed_distance"].as_f64().or_else(|| v["distance"].as_f64())?);
+        }
+    }
+    Some(out)
+}
+
 const SEPARATIONS: [f64; 6] = [5.0, D_STAR, 0.5, 0.1, 0.01, 0.001];
 
 /// Thesis Table 5.2 (Matlab flops), columns 0.1, 0.5, 1.2955, 5 ("X" = failed).
@@ -256,9 +273,12 @@ pub fn run(out: &Path) -> Result<()> {
         let (mut max_err, mut max_gap, mut mism, mut inter, mut max_it) =
             (0f64, 0f64, 0usize, 0usize, 0usize);
         let s = EllipsoidSettings::default();
+        let coal = coal_distances(Path::new(COAL_RESULTS));
+        let mut oracle_d = Vec::with_capacity(pairs.len());
         for (ea, qa, eb, qb) in &pairs {
             let r = distance_ellipsoid_ellipsoid(ea, qa, eb, qb, &s)?;
             let o = oracle_distance(ea, qa, eb, qb)?;
+            oracle_d.push(o.distance);
             mism += usize::from(r.is_intersecting() != o.intersecting);
             inter += usize::from(o.intersecting);
             max_err = max_err.max((r.distance() - o.distance).abs());
@@ -284,6 +304,30 @@ pub fn run(out: &Path) -> Result<()> {
             md,
             "| {max_err:.1e} | {max_gap:.1e} | {mism} | {inter} | {max_it} | {best:.0} | 1,866 |\n"
         )?;
+        if let Some(coal) = coal.filter(|c| c.len() == oracle_d.len()) {
+            // coal reports signed distances (negative = penetration); compare separated pairs.
+            let diffs: Vec<f64> = coal
+                .iter()
+                .zip(&oracle_d)
+                .filter(|(c, o)| **c > 0.0 && **o > 0.0)
+                .map(|(c, o)| (c - o).abs())
+                .collect();
+            let over = diffs.iter().filter(|d| **d > 1e-6).count();
+            let max = diffs.iter().copied().fold(0.0, f64::max);
+            let mean = diffs.iter().sum::<f64>() / diffs.len().max(1) as f64;
+            writeln!(
+                md,
+                "coal (`{COAL_RESULTS}`, default variant) against the same oracle on the {} pairs both call separated: max |d_coal − d_oracle| = {max:.1e}, mean {mean:.1e}, {over} pairs off by more than 1e-6. Query 0 (crossed test): coal {:.10}, oracle {:.15}. Our errors against the oracle are ≤ {max_err:.1e}, so these differences are coal's GJK tolerance on curved shapes, not ambiguity in the answer.\n",
+                diffs.len(),
+                coal[0],
+                oracle_d[0]
+            )?;
+        } else {
+            writeln!(
+                md,
+                "(coal results `{COAL_RESULTS}` not found: run `native/build/bench_coal --workload workloads/ellipsoids.json --repeat 3 --out out/coal-native/ellipsoids.jsonl` in the harness to add the coal-vs-oracle comparison.)\n"
+            )?;
+        }
     } else {
         writeln!(
             md,
