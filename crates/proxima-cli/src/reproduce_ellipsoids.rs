@@ -378,6 +378,7 @@ fn plot(path: &Path, table: &[Vec<Cell>], methods: &[&str]) -> Result<()> {
     }
     chart
         .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
         .draw()

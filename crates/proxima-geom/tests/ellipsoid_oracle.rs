@@ -95,6 +95,14 @@ fn degenerate_inputs() {
     let c = distance_point_ellipsoid_nd(&[1.0, 2.0, 3.0], &[0.0, 0.0, 0.0]).unwrap();
     assert_eq!(c.info.distance, 0.0);
     assert!((c.info.surface_distance - 1.0).abs() < 1e-15);
+    // The world-frame 3-D entry point agrees with the n-dimensional one in the local frame.
+    let e3 = Ellipsoid::new([1.0, 2.0, 5.0]).unwrap();
+    let moved = Pose::new([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]], [1.0, 2.0, 3.0]).unwrap();
+    let w = proxima_geom::ellipsoid::distance_point_ellipsoid(&[-3.0, 6.0, 7.0].into(), &e3, &moved).unwrap();
+    assert!((w.info.distance - 4.55719056599395).abs() < 1e-12, "{}", w.info.distance);
+    assert!(
+        proxima_geom::ellipsoid::distance_point_ellipsoid(&[f64::NAN, 0.0, 0.0].into(), &e3, &moved).is_err()
+    );
     let on = distance_point_ellipsoid_nd(&[1.0, 2.0, 3.0], &[0.0, 2.0, 0.0]).unwrap();
     assert_eq!(on.info.surface_distance, 0.0);
     for aspect in [1e-6f64, 1e-3, 1.0, 1e3, 1e6] {
@@ -137,6 +145,26 @@ fn degenerate_inputs() {
     let touch = Pose::from_translation([2.0, 0.0, 0.0]).unwrap();
     let r = distance_ellipsoid_ellipsoid(&ball, &Pose::identity(), &ball, &touch, &s).unwrap();
     assert!(r.distance() <= 1e-12 && r.certificate.upper <= 1e-12 && !r.certificate.lower.is_nan());
+    // Parallel discs (non-unique witnesses, singular dual Hessian in one direction), crossed
+    // needles and extreme aspect ratios, against the oracle.
+    let flat = Ellipsoid::new([1.0, 1.0, 1e-12]).unwrap();
+    let needle_x = Ellipsoid::new([3.0, 1e-6, 1e-6]).unwrap();
+    let needle_y = Ellipsoid::new([1e-6, 3.0, 1e-6]).unwrap();
+    let long = Ellipsoid::new([1e6, 1.0, 1e-6]).unwrap();
+    let cases = [
+        (flat, Pose::identity(), flat, Pose::from_translation([0.2, 0.1, 1.0]).unwrap()),
+        (needle_x, Pose::identity(), needle_y, Pose::from_translation([0.5, -0.3, 0.7]).unwrap()),
+        (long, Pose::identity(), ball, Pose::from_translation([3.0, 0.0, 2.5]).unwrap()),
+        (e, Pose::identity(), long, Pose::from_translation([0.0, 7.0, 0.0]).unwrap()),
+    ];
+    for (a, pa, b, pb) in cases {
+        let r = distance_ellipsoid_ellipsoid(&a, &pa, &b, &pb, &s).unwrap();
+        let o = oracle_distance(&a, &pa, &b, &pb).unwrap();
+        assert!(r.distance().is_finite() && !r.certificate.lower.is_nan());
+        assert_eq!(r.is_intersecting(), o.intersecting, "{a:?} {b:?}");
+        assert!((r.distance() - o.distance).abs() <= 1e-9, "{a:?} {b:?}: {} vs {}", r.distance(), o.distance);
+        assert!(r.certificate.lower <= o.distance + 1e-12 && o.distance <= r.certificate.upper + 1e-12);
+    }
     // Bad settings.
     let bad = EllipsoidSettings { tolerance: f64::NAN, ..s };
     assert!(distance_ellipsoid_ellipsoid(&ball, &Pose::identity(), &ball, &touch, &bad).is_err());
