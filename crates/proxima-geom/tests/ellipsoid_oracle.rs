@@ -95,6 +95,14 @@ fn degenerate_inputs() {
     let c = distance_point_ellipsoid_nd(&[1.0, 2.0, 3.0], &[0.0, 0.0, 0.0]).unwrap();
     assert_eq!(c.info.distance, 0.0);
     assert!((c.info.surface_distance - 1.0).abs() < 1e-15);
+    // The world-frame 3-D entry point agrees with the n-dimensional one in the local frame.
+    let e3 = Ellipsoid::new([1.0, 2.0, 5.0]).unwrap();
+    let moved = Pose::new([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]], [1.0, 2.0, 3.0]).unwrap();
+    let w = proxima_geom::ellipsoid::distance_point_ellipsoid(&[-3.0, 6.0, 7.0].into(), &e3, &moved).unwrap();
+    assert!((w.info.distance - 4.55719056599395).abs() < 1e-12, "{}", w.info.distance);
+    assert!(
+        proxima_geom::ellipsoid::distance_point_ellipsoid(&[f64::NAN, 0.0, 0.0].into(), &e3, &moved).is_err()
+    );
     let on = distance_point_ellipsoid_nd(&[1.0, 2.0, 3.0], &[0.0, 2.0, 0.0]).unwrap();
     assert_eq!(on.info.surface_distance, 0.0);
     for aspect in [1e-6f64, 1e-3, 1.0, 1e3, 1e6] {
@@ -137,6 +145,26 @@ fn degenerate_inputs() {
     let touch = Pose::from_translation([2.0, 0.0, 0.0]).unwrap();
     let r = distance_ellipsoid_ellipsoid(&ball, &Pose::identity(), &ball, &touch, &s).unwrap();
     assert!(r.distance() <= 1e-12 && r.certificate.upper <= 1e-12 && !r.certificate.lower.is_nan());
+    // Parallel discs (non-unique witnesses, singular dual Hessian in one direction), crossed
+    // needles and extreme aspect ratios, against the oracle.
+    let flat = Ellipsoid::new([1.0, 1.0, 1e-12]).unwrap();
+    let needle_x = Ellipsoid::new([3.0, 1e-6, 1e-6]).unwrap();
+    let needle_y = Ellipsoid::new([1e-6, 3.0, 1e-6]).unwrap();
+    let long = Ellipsoid::new([1e6, 1.0, 1e-6]).unwrap();
+    let cases = [
+        (flat, Pose::identity(), flat, Pose::from_translation([0.2, 0.1, 1.0]).unwrap()),
+        (needle_x, Pose::identity(), needle_y, Pose::from_translation([0.5, -0.3, 0.7]).unwrap()),
+        (long, Pose::identity(), ball, Pose::from_translation([3.0, 0.0, 2.5]).unwrap()),
+        (e, Pose::identity(), long, Pose::from_translation([0.0, 7.0, 0.0]).unwrap()),
+    ];
+    for (a, pa, b, pb) in cases {
+        let r = distance_ellipsoid_ellipsoid(&a, &pa, &b, &pb, &s).unwrap();
+        let o = oracle_distance(&a, &pa, &b, &pb).unwrap();
+        assert!(r.distance().is_finite() && !r.certificate.lower.is_nan());
+        assert_eq!(r.is_intersecting(), o.intersecting, "{a:?} {b:?}");
+        assert!((r.distance() - o.distance).abs() <= 1e-9, "{a:?} {b:?}: {} vs {}", r.distance(), o.distance);
+        assert!(r.certificate.lower <= o.distance + 1e-12 && o.distance <= r.certificate.upper + 1e-12);
+    }
     // Bad settings.
     let bad = EllipsoidSettings { tolerance: f64::NAN, ..s };
     assert!(distance_ellipsoid_ellipsoid(&ball, &Pose::identity(), &ball, &touch, &bad).is_err());
@@ -201,4 +229,62 @@ proptest! {
         prop_assert!((ab.distance() - ba.distance()).abs() <= 1e-10);
         prop_assert!((ab.distance() - o.distance).abs() <= 1e-10);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Polytope–ellipsoid: the certificate closes (gap ≤ 1e-9 × scale), its lower bound
+    /// recomputed independently from the shapes' support functions agrees, and no vertex is
+    /// closer to the ellipsoid than the answer.
+    #[test]
+    fn polytope_ellipsoid_certificate(
+        pts in prop::collection::vec(prop::array::uniform3(-1.0f64..1.0), 1..9),
+        shift in prop::array::uniform3(-5.0f64..5.0),
+        e in arb_ellipsoid(),
+        pe in arb_pose(),
+    ) {
+        let verts: Vec<[f64; 3]> = pts.iter().map(|p| [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]]).collect();
+        let poly = ConvexPolytope::new(verts.clone()).unwrap();
+        let r = distance_polytope_ellipsoid(&poly, &Pose::identity(), &e, &pe, &EllipsoidSettings::default()).unwrap();
+        prop_assert!(!r.certificate.lower.is_nan() && r.certificate.lower <= r.certificate.upper);
+        let scale = 1.0 + (Vector3::from(shift) - pe.translation()).norm() + e.radii().max();
+        if let Proximity::Separated { distance, normal, .. } = r.proximity {
+            prop_assert!(r.certificate.gap() <= 1e-9 * scale, "gap {}", r.certificate.gap());
+            let sa = proxima_geom::Shape::ConvexPolytope(poly.clone()).support_value(&Pose::identity(), &normal);
+            let sb = proxima_geom::Shape::Ellipsoid(e).support_value(&pe, &-normal);
+            prop_assert!((-sb - sa - distance).abs() <= 1e-9 * scale);
+            for v in &verts {
+                let local = pe.inverse_transform_point(&(*v).into());
+                let p = distance_point_ellipsoid_nd(e.radii().as_slice(), local.coords.as_slice()).unwrap();
+                prop_assert!(p.info.distance >= distance - 1e-12 * scale);
+            }
+        }
+    }
+}
+
+#[test]
+fn warm_start_tracks_with_fewer_iterations() {
+    // 100 steps of a small relative motion: warm-starting from the previous normal gives the
+    // same answer (to 1e-12) with fewer Newton steps in total.
+    let a = Ellipsoid::new([1.0, 2.0, 5.0]).unwrap();
+    let b = Ellipsoid::new([5.0, 2.0, 1.0]).unwrap();
+    let s = EllipsoidSettings::default();
+    let (mut cold_total, mut warm_total) = (0, 0);
+    let mut normal = None;
+    for k in 0..100 {
+        let t = k as f64 * 0.01;
+        let axis = nalgebra::Unit::new_normalize(Vector3::new(1.0, 2.0, 3.0));
+        let rot = nalgebra::Rotation3::from_axis_angle(&axis, 0.5 * t);
+        let pb = Pose::from_matrix(*rot.matrix(), Vector3::new(4.0 + t, 4.0 - 0.5 * t, 4.0)).unwrap();
+        let cold = distance_ellipsoid_ellipsoid(&a, &Pose::identity(), &b, &pb, &s).unwrap();
+        let warm = proxima_geom::ellipsoid::dual_newton(&a, &Pose::identity(), &b, &pb, &s, normal).unwrap();
+        assert_eq!(warm.status, EllipsoidStatus::Converged);
+        assert!((cold.distance() - warm.distance()).abs() <= 1e-12);
+        cold_total += cold.iterations;
+        warm_total += warm.iterations;
+        if let Proximity::Separated { normal: n, .. } = warm.proximity {
+            normal = Some(n);
+        }
+    }
+    assert!(warm_total < cold_total, "warm {warm_total} vs cold {cold_total}");
 }

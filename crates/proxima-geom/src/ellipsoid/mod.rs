@@ -67,8 +67,8 @@ pub use dual_newton::dual_newton;
 use oracle::certify;
 pub use oracle::{OracleResult, certify_ellipsoids, oracle_distance};
 pub use point_ellipsoid::{
-    PointEllipsoidInfo, PointEllipsoidNd, PointLocation, closest_point_ellipsoid_nd,
-    distance_point_ellipsoid_nd,
+    PointEllipsoidDistance, PointEllipsoidInfo, PointEllipsoidNd, PointLocation, closest_point_ellipsoid_nd,
+    distance_point_ellipsoid, distance_point_ellipsoid_nd,
 };
 pub use polyhedral::{genball, polyhedral_approximation};
 pub use polyhedron_ellipsoid::{distance_polyhedron_ellipsoid, distance_polytope_ellipsoid};

@@ -313,3 +313,29 @@ fn solve_secular(radii: &[f64], point: &[f64], amin: f64, lo: f64, hi: f64, skip
         s = mid;
     }
 }
+
+/// The world-frame answer of [`distance_point_ellipsoid`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointEllipsoidDistance {
+    /// The closest *surface* point (world frame).
+    pub closest: nalgebra::Point3<f64>,
+    /// Distances, multiplier, iterations and location.
+    pub info: PointEllipsoidInfo,
+}
+
+/// Closest surface point of a placed 3-D ellipsoid to a world point (distance to the solid in
+/// `info.distance`, 0 inside).
+pub fn distance_point_ellipsoid(
+    point: &nalgebra::Point3<f64>,
+    ellipsoid: &crate::shape::Ellipsoid,
+    pose: &crate::pose::Pose,
+) -> Result<PointEllipsoidDistance, GeomError> {
+    if point.iter().any(|v| !v.is_finite()) {
+        return Err(GeomError::NonFinite { what: "point" });
+    }
+    let local = pose.inverse_transform_point(point);
+    let r = ellipsoid.radii();
+    let (x, info) = project3(&[r.x, r.y, r.z], &[local.x, local.y, local.z]);
+    let closest = pose.transform_point(&nalgebra::Point3::new(x[0], x[1], x[2]));
+    Ok(PointEllipsoidDistance { closest, info })
+}
