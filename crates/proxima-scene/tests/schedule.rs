@@ -84,6 +84,7 @@ fn adversarial_motion_never_skips_an_unsafe_pair() {
     let mut sched = Scheduler::new(ColdQuery::default(), settings, &world, &pairs).unwrap();
     let mut skipped_total = 0;
     let mut near_total = 0;
+    let mut odo_prev: Vec<f64> = world.objects().iter().map(|o| o.odometer()).collect();
     for cycle in 0..400 {
         // adversary: half the objects lunge toward a random other object, the rest wander
         for (k, &id) in ids.iter().enumerate() {
@@ -116,7 +117,18 @@ fn adversarial_motion_never_skips_an_unsafe_pair() {
         }
         let report = sched.run_cycle(&world).unwrap();
         let truth = true_distances(&world, &pairs);
+        let step: Vec<f64> = world.objects().iter().zip(&odo_prev).map(|(o, p)| o.odometer() - p).collect();
+        odo_prev = world.objects().iter().map(|o| o.odometer()).collect();
         for (i, r) in sched.records().iter().enumerate() {
+            // spec §9 check 8a with v̄·Δt = the pair's motion bound this cycle
+            let reach = step[r.pair.a.index()] + step[r.pair.b.index()];
+            if truth[i] <= margin + reach {
+                assert!(
+                    r.queried.is_some(),
+                    "cycle {cycle} pair {i} at {} within margin + {reach}",
+                    truth[i]
+                );
+            }
             assert!(
                 r.bound <= truth[i] + 1e-12,
                 "cycle {cycle} pair {i}: bound {} > true {}",
@@ -200,12 +212,17 @@ fn bad_settings_and_pairs_are_errors() {
         ScheduleSettings { margin: f64::NAN, ..ScheduleSettings::default() },
         ScheduleSettings { margin: -1.0, ..ScheduleSettings::default() },
         ScheduleSettings { max_queries: 0, ..ScheduleSettings::default() },
+        ScheduleSettings { lookahead_cycles: f64::INFINITY, ..ScheduleSettings::default() },
     ] {
         assert!(Scheduler::new(ColdQuery::default(), s, &world, &[]).is_err());
     }
     let bad = [Pair { a, b: ObjectId(7) }];
     let err = Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &world, &bad).unwrap_err();
     assert!(err.to_string().contains("pairs[0]"), "{err}");
+    let mut sched = Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &world, &[]).unwrap();
+    let mut bigger = world.clone();
+    bigger.add("c", "g", Shape::Sphere(Sphere::new(1.0).unwrap()), Pose::identity()).unwrap();
+    assert!(sched.run_cycle(&bigger).unwrap_err().to_string().starts_with("world"));
     let line = Shape::Line(proxima_geom::shape::Line::new([0.0; 3], [1.0, 0.0, 0.0]).unwrap());
     let err = world.add("l", "g", line, Pose::identity()).unwrap_err();
     assert!(err.to_string().contains("unbounded"), "{err}");
