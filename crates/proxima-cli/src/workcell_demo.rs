@@ -237,7 +237,10 @@ fn print_summary(s: &RunSummary) {
     let budget = if s.over_budget == 0 {
         "every cycle met the 1 ms budget".to_string()
     } else {
-        format!("{} of {} cycles exceeded the 1 ms budget", s.over_budget, s.cycles)
+        format!(
+            "{} of {} cycles exceeded the 1 ms budget (wall clock, OS preemption included)",
+            s.over_budget, s.cycles
+        )
     };
     println!("  {budget}; overloaded cycles: {}", s.overloads);
     println!(

@@ -1,6 +1,6 @@
 //! Workcell cycle benchmarks (divan): the spec's W25 cycle (14 links, 25 pairs, forward
 //! kinematics included) with triage and with every pair every cycle, the pairs alone through
-//! cold queries, and the scaled multi-robot scene (100 obstacles).
+//! cold queries, the scaled multi-robot scene (100 obstacles), and the spec's S(N) scenes.
 //!
 //! Run: `cargo bench -p proxima-scene --bench workcell`. Each sample is one cycle; the cycle
 //! index advances through the 1 kHz trajectory so warm/triage state evolves as in the demo.
@@ -64,4 +64,17 @@ fn w25_pairs_cold_only(bencher: Bencher) {
 #[divan::bench(sample_count = 500, sample_size = 1)]
 fn scaled_3_robots_100_obstacles(bencher: Bencher) {
     run(bencher, workcell::scaled(3, 100, PrismModel::BoundingBox).unwrap(), ScheduleSettings::default());
+}
+
+/// Spec §7.8 budget test S(N): one arm, 25 + 14·N pairs, every pair every cycle (no triage).
+#[divan::bench(args = [36, 100], sample_count = 300, sample_size = 1)]
+fn s_n_all_pairs(bencher: Bencher, n: usize) {
+    let settings = ScheduleSettings { margin: 1e9, max_queries: usize::MAX, ..ScheduleSettings::default() };
+    run(bencher, workcell::scaled(1, n, PrismModel::BoundingBox).unwrap(), settings);
+}
+
+/// S(200) (2825 pairs) with triage, the spec's §9 check 8 setting.
+#[divan::bench(sample_count = 500, sample_size = 1)]
+fn s200_triage(bencher: Bencher) {
+    run(bencher, workcell::scaled(1, 200, PrismModel::BoundingBox).unwrap(), ScheduleSettings::default());
 }

@@ -17,8 +17,11 @@
 //!
 //! # Each cycle
 //!
-//! 1. **Mandatory:** every pair with ℓ ≤ `margin` is queried (a pair never queried is
-//!    mandatory only when its AABB gap is within the margin) — so a pair whose distance could
+//! 1. **Mandatory:** every pair with ℓ − h·v ≤ `margin` is queried, v being the pair's motion
+//!    bound over the last cycle and h = `lookahead_cycles` (default 1). With h ≥ 0 this
+//!    includes every pair with ℓ ≤ margin, so a pair whose distance could be at or below the
+//!    margin is never skipped; with h = 1, neither is a pair whose distance is ≤ margin + v
+//!    (since ℓ ≤ distance). A pair never queried is mandatory only when its AABB gap allows it — so a pair whose distance could
 //!    be at or below the safety margin is never skipped. If these exceed `max_queries` or the
 //!    time budget, the cycle reports [`CycleReport::overload`]; they are still all queried.
 //! 2. **Exact minimum** (`exact_minimum`, default on): while some unqueried pair has
@@ -58,6 +61,11 @@ pub struct ScheduleSettings {
     pub exact_minimum: bool,
     /// Optional refresh queries per cycle (earliest deadline first). Default 8.
     pub refresh_per_cycle: usize,
+    /// Horizon h in cycles: a pair is mandatory when ℓ − h·v ≤ margin, v being the pair's
+    /// motion bound over the last cycle (its closing-speed estimate). h = 0 queries exactly the
+    /// pairs that could be within the margin now; the default h = 1 also queries every pair
+    /// that could reach it next cycle at the current speed (spec §9 check 8a).
+    pub lookahead_cycles: f64,
 }
 
 impl Default for ScheduleSettings {
@@ -68,13 +76,17 @@ impl Default for ScheduleSettings {
             time_budget: Duration::from_millis(1),
             exact_minimum: true,
             refresh_per_cycle: 8,
+            lookahead_cycles: 1.0,
         }
     }
 }
 
 impl ScheduleSettings {
-    /// Checks the settings: `margin` finite and ≥ 0, `max_queries` ≥ 1.
+    /// Checks the settings: `margin` and `lookahead_cycles` finite and ≥ 0, `max_queries` ≥ 1.
     pub fn validate(&self) -> Result<(), SceneError> {
+        if !self.lookahead_cycles.is_finite() || self.lookahead_cycles < 0.0 {
+            return Err(SceneError::invalid("schedule.lookahead_cycles", "must be finite and >= 0"));
+        }
         if !self.margin.is_finite() || self.margin < 0.0 {
             return Err(SceneError::invalid("schedule.margin", "must be finite and >= 0"));
         }
@@ -222,11 +234,23 @@ impl<Q: PairQuery> Scheduler<Q> {
         &self.query
     }
 
-    /// Runs one cycle on the world's current poses.
+    /// Runs one cycle on the world's current poses. Errors: a world with a different number
+    /// of objects than the one the scheduler was built for, or a failed query (named pair).
     pub fn run_cycle(&mut self, world: &World) -> Result<CycleReport, SceneError> {
         let start = Instant::now();
+        if world.len() != self.prev_odometer.len() {
+            return Err(SceneError::invalid(
+                "world",
+                format!(
+                    "has {} objects, the scheduler was built for {}",
+                    world.len(),
+                    self.prev_odometer.len()
+                ),
+            ));
+        }
         let objects = world.objects();
         let margin = self.settings.margin;
+        let lookahead = self.settings.lookahead_cycles;
         let cycle = self.cycle;
         let mut best: Option<Closest> = None;
         let mut report = CycleReport {
@@ -250,7 +274,9 @@ impl<Q: PairQuery> Scheduler<Q> {
             let from_query = r.lower - moved;
             r.bound = from_query.max(oa.aabb().gap(ob.aabb()));
             r.queried = None;
-            if r.bound <= margin {
+            let (ia, ib) = (r.pair.a.index(), r.pair.b.index());
+            let rate = (oa.odometer() - self.prev_odometer[ia]) + (ob.odometer() - self.prev_odometer[ib]);
+            if r.bound - lookahead * rate <= margin {
                 self.evaluate(idx, world, Reason::Mandatory, &mut best)?;
                 report.mandatory += 1;
             }

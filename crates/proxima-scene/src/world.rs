@@ -112,11 +112,17 @@ impl World {
     }
 
     /// Marks `id` as a link on frame `frame` of its group's kinematic chain.
+    ///
+    /// Panics if `id` does not come from this world (caller misuse).
+    #[track_caller]
     pub fn set_chain_frame(&mut self, id: ObjectId, frame: usize) {
         self.objects[id.index()].chain_frame = Some(frame);
     }
 
     /// Moves an object: updates its pose, AABB and odometer.
+    ///
+    /// Panics if `id` does not come from this world (caller misuse).
+    #[track_caller]
     pub fn set_pose(&mut self, id: ObjectId, pose: Pose) {
         let o = &mut self.objects[id.index()];
         o.odometer += motion_bound(&o.pose, &pose, o.radius);
@@ -124,7 +130,7 @@ impl World {
         o.aabb = Aabb::of(&o.shape, &o.pose);
     }
 
-    /// The object `id`.
+    /// The object `id`. Panics if `id` does not come from this world (caller misuse).
     #[inline]
     pub fn object(&self, id: ObjectId) -> &Object {
         &self.objects[id.index()]

@@ -84,6 +84,7 @@ fn adversarial_motion_never_skips_an_unsafe_pair() {
     let mut sched = Scheduler::new(ColdQuery::default(), settings, &world, &pairs).unwrap();
     let mut skipped_total = 0;
     let mut near_total = 0;
+    let mut odo_prev: Vec<f64> = world.objects().iter().map(|o| o.odometer()).collect();
     for cycle in 0..400 {
         // adversary: half the objects lunge toward a random other object, the rest wander
         for (k, &id) in ids.iter().enumerate() {
@@ -116,7 +117,18 @@ fn adversarial_motion_never_skips_an_unsafe_pair() {
         }
         let report = sched.run_cycle(&world).unwrap();
         let truth = true_distances(&world, &pairs);
+        let step: Vec<f64> = world.objects().iter().zip(&odo_prev).map(|(o, p)| o.odometer() - p).collect();
+        odo_prev = world.objects().iter().map(|o| o.odometer()).collect();
         for (i, r) in sched.records().iter().enumerate() {
+            // spec §9 check 8a with v̄·Δt = the pair's motion bound this cycle
+            let reach = step[r.pair.a.index()] + step[r.pair.b.index()];
+            if truth[i] <= margin + reach {
+                assert!(
+                    r.queried.is_some(),
+                    "cycle {cycle} pair {i} at {} within margin + {reach}",
+                    truth[i]
+                );
+            }
             assert!(
                 r.bound <= truth[i] + 1e-12,
                 "cycle {cycle} pair {i}: bound {} > true {}",
@@ -200,12 +212,17 @@ fn bad_settings_and_pairs_are_errors() {
         ScheduleSettings { margin: f64::NAN, ..ScheduleSettings::default() },
         ScheduleSettings { margin: -1.0, ..ScheduleSettings::default() },
         ScheduleSettings { max_queries: 0, ..ScheduleSettings::default() },
+        ScheduleSettings { lookahead_cycles: f64::INFINITY, ..ScheduleSettings::default() },
     ] {
         assert!(Scheduler::new(ColdQuery::default(), s, &world, &[]).is_err());
     }
     let bad = [Pair { a, b: ObjectId(7) }];
     let err = Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &world, &bad).unwrap_err();
     assert!(err.to_string().contains("pairs[0]"), "{err}");
+    let mut sched = Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &world, &[]).unwrap();
+    let mut bigger = world.clone();
+    bigger.add("c", "g", Shape::Sphere(Sphere::new(1.0).unwrap()), Pose::identity()).unwrap();
+    assert!(sched.run_cycle(&bigger).unwrap_err().to_string().starts_with("world"));
     let line = Shape::Line(proxima_geom::shape::Line::new([0.0; 3], [1.0, 0.0, 0.0]).unwrap());
     let err = world.add("l", "g", line, Pose::identity()).unwrap_err();
     assert!(err.to_string().contains("unbounded"), "{err}");
@@ -303,4 +320,43 @@ fn tracker_state_is_kept_per_pair() {
     }
     let calls: usize = sched.records().iter().map(|r| r.state.calls).sum();
     assert!(calls > 0 && sched.records().iter().all(|r| r.state.calls > 0 || r.last_cycle.is_none()));
+}
+
+/// Spec §9 check 8 on S(200) (one arm, its fixture and floor, 200 extra obstacles: 2825 pairs)
+/// with a 500-query budget and a shadow run of every pair every cycle: (a) pairs within the
+/// margin plus this cycle's motion are queried, (b) the minimum is the true one, (c) no bound
+/// exceeds the true distance (no deadline missed), (d) overload is reported, never silent.
+/// Heavy in the debug profile: `cargo test --release -p proxima-scene --test schedule -- --ignored`.
+#[test]
+#[ignore]
+fn s200_triage_with_a_shadow_run() {
+    let mut cell = workcell::scaled(1, 200, PrismModel::BoundingBox).unwrap();
+    assert_eq!(cell.pairs.len(), 2825);
+    let settings = ScheduleSettings {
+        max_queries: 500,
+        time_budget: std::time::Duration::from_secs(1),
+        ..ScheduleSettings::default()
+    };
+    let mut sched = Scheduler::new(ColdQuery::default(), settings, &cell.world, &cell.pairs).unwrap();
+    let mut odo_prev: Vec<f64> = cell.world.objects().iter().map(|o| o.odometer()).collect();
+    let mut queried = 0;
+    for c in 0..1000 {
+        cell.set_cycle(c).unwrap();
+        let report = sched.run_cycle(&cell.world).unwrap();
+        let truth = true_distances(&cell.world, &cell.pairs);
+        let step: Vec<f64> =
+            cell.world.objects().iter().zip(&odo_prev).map(|(o, p)| o.odometer() - p).collect();
+        odo_prev = cell.world.objects().iter().map(|o| o.odometer()).collect();
+        for (r, &d) in sched.records().iter().zip(&truth) {
+            assert!(r.bound <= d + 1e-12);
+            if d <= sched.settings().margin + step[r.pair.a.index()] + step[r.pair.b.index()] {
+                assert!(r.queried.is_some());
+            }
+        }
+        let true_min = truth.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!((report.min_distance().unwrap() - true_min).abs() <= 1e-9);
+        assert_eq!(report.overload, report.mandatory > 500);
+        queried += report.queried();
+    }
+    println!("S(200): mean queries per cycle {:.1}", queried as f64 / 1000.0);
 }
