@@ -328,13 +328,13 @@ fn bench_lcp_bad_arguments_exit_2() {
 
 #[test]
 fn demo_runs() {
-    let out = run(&["demo"]);
+    let out = run(&["demo", "--suite", "reference"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     for needle in ["ex1", "ex5 (QP) exact", "lcp_CPS_1", "lcp_tobenna", "summary:"] {
         assert!(text.contains(needle), "{needle:?} missing from demo output:\n{text}");
     }
-    let out = run(&["demo", "--format", "json"]);
+    let out = run(&["demo", "--suite", "reference", "--format", "json"]);
     assert!(out.status.success());
     let lines: Vec<Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert!(lines.len() >= 25, "{}", lines.len());
@@ -349,7 +349,7 @@ fn demo_runs() {
 #[test]
 fn demo_without_siconos_files_says_so_and_continues() {
     let dir = scratch("nosiconos");
-    let out = run(&["demo", "--siconos-dir", dir.join("nothing").to_str().unwrap()]);
+    let out = run(&["demo", "--suite", "reference", "--siconos-dir", dir.join("nothing").to_str().unwrap()]);
     assert!(out.status.success());
     assert!(stdout(&out).contains("not found"));
     let _ = std::fs::remove_dir_all(&dir);

@@ -206,7 +206,7 @@ fn bad_input_exits_2_with_one_line() {
 
 #[test]
 fn demo_has_the_geometry_section() {
-    let out = run(&["demo", "--format", "json"]);
+    let out = run(&["demo", "--suite", "reference", "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let recs = json_lines(&out.stdout);
     let geo: Vec<&Value> = recs.iter().filter(|r| r["group"] == "geometry").collect();
@@ -221,7 +221,7 @@ fn demo_has_the_geometry_section() {
     for r in &geo {
         assert_ne!(r["check"], "unexpected", "{r}");
     }
-    let out = run(&["demo"]);
+    let out = run(&["demo", "--suite", "reference"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Geometry (proxima-geom)") && text.contains("11/30"), "{text}");
 }
