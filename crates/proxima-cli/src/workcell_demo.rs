@@ -285,7 +285,7 @@ pub fn run(
             let text_in = common::read_text(path)?;
             parse_scene(&text_in).with_context(|| format!("scene file {}", path.display()))?
         }
-        None => workcell::w25(PrismModel::BoundingBox, false)?,
+        None => workcell::w25(PrismModel::Exact, false)?,
     };
     let main_cycles = cycles.unwrap_or(main_cell.cycles);
     if text {
@@ -302,9 +302,9 @@ pub fn run(
         );
         if scene.is_none() {
             println!(
-                "Model: the spec's W25 arm (14 links) over a floor with one fixture; prism links as their"
+                "Model: the spec's W25 arm (14 links: boxes and exact regular prisms, GJK) over a floor"
             );
-            println!("bounding boxes (conservative). Sampled trace:");
+            println!("with one fixture. Sampled trace:");
         }
     }
     let every = (main_cycles / 16).max(1);
@@ -316,7 +316,7 @@ pub fn run(
     }
     let mut scale_summary = None;
     if scene.is_none() && scale_cycles > 0 {
-        let mut big = workcell::scaled(3, 100, PrismModel::BoundingBox)?;
+        let mut big = workcell::scaled(3, 100, PrismModel::Exact)?;
         let n = scale_cycles;
         if text {
             println!();

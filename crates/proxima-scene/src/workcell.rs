@@ -5,12 +5,11 @@
 //!
 //! A 6R arm with 14 convex links (96 facets, ≤ 10 each) over a floor slab and one box
 //! obstacle, 25 pairs (P1…P14 × O, then P4…P14 × F). The four prism links (P2 base column, P4
-//! shoulder, P7 elbow and P10 wrist housings) are exact regular prisms in
-//! [`PrismModel::Exact`]. Until a polyhedron–box query lands in `proxima-geom`
-//! ([`proxima_geom::distance`] answers `Unsupported` for that pair today), the default model
+//! shoulder, P7 elbow and P10 wrist housings) are exact regular prisms (half-space polyhedra,
+//! queried by GJK) in [`PrismModel::Exact`], the model `proxima demo` runs.
 //! [`PrismModel::BoundingBox`] replaces each prism by its tightest box in the prism's frame:
 //! it contains the prism, so every distance is a lower bound of the exact model's (safe), and
-//! every box link is exactly the spec's, so those pairs match the spec's reference values.
+//! the whole arm then runs on the box–box kernels.
 
 use std::f64::consts::PI;
 

@@ -26,7 +26,17 @@ fn true_distances(world: &World, pairs: &[Pair]) -> Vec<f64> {
 
 #[test]
 fn w25_minimum_equals_brute_force_every_cycle() {
-    let mut cell = workcell::w25(PrismModel::BoundingBox, false).unwrap();
+    w25_against_brute_force(PrismModel::BoundingBox);
+}
+
+/// The model the demo runs: exact regular prisms (polyhedron pairs through GJK).
+#[test]
+fn w25_exact_prisms_minimum_equals_brute_force_every_cycle() {
+    w25_against_brute_force(PrismModel::Exact);
+}
+
+fn w25_against_brute_force(model: PrismModel) {
+    let mut cell = workcell::w25(model, false).unwrap();
     // a generous time budget: overload must come from the pair counts here, not from a slow
     // debug build on a shared machine
     let settings = ScheduleSettings {
@@ -229,20 +239,14 @@ fn bad_settings_and_pairs_are_errors() {
 }
 
 #[test]
-fn unsupported_pairs_are_reported_with_their_names() {
+fn unbounded_objects_are_refused_with_their_names() {
+    // Every pair of bounded shapes has a distance query (GJK is the general fallback); the one
+    // shape without one, an unbounded line, is refused when it enters the world.
     let mut cell = workcell::w25(PrismModel::Exact, false).unwrap();
-    let mut sched =
-        Scheduler::new(ColdQuery::default(), ScheduleSettings::default(), &cell.world, &cell.pairs).unwrap();
-    cell.set_cycle(0).unwrap();
-    // polyhedron–box has no query in proxima-geom yet: an error naming the pair, not a panic
-    match sched.run_cycle(&cell.world) {
-        Ok(r) => assert!(r.min_distance().is_some()),
-        Err(e) => {
-            let e = e.to_string();
-            assert!(e.contains(" - O") || e.contains(" - F"), "{e}");
-            assert!(e.contains("not supported"), "{e}");
-        }
-    }
+    let line =
+        proxima_geom::Shape::Line(proxima_geom::shape::Line::new([0.0, 0.0, 5.0], [1.0, 0.0, 0.0]).unwrap());
+    let err = cell.world.add("L", "extra", line, proxima_geom::Pose::identity()).unwrap_err();
+    assert!(err.to_string().contains("objects.L"), "{err}");
 }
 
 /// The scaled scene (two arms among 30 obstacles, ~1100 pairs, robot–robot pairs included):
