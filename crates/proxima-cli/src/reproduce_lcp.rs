@@ -104,13 +104,13 @@ fn run(
             &p.matrix,
             &p.b,
             x0,
-            &SplittingSettings { method: SplittingMethod::Pgs, stopping },
+            &SplittingSettings { method: SplittingMethod::Pgs, stopping, ..Default::default() },
         ),
         Method::Psor(omega) => solve_splitting(
             &p.matrix,
             &p.b,
             x0,
-            &SplittingSettings { method: SplittingMethod::Psor { omega }, stopping },
+            &SplittingSettings { method: SplittingMethod::Psor { omega }, stopping, ..Default::default() },
         ),
         Method::MinMap => solve_minmap_newton(&p.matrix, &p.b, x0, &newton),
         Method::Fischer(strategy) => {

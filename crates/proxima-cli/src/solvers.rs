@@ -8,8 +8,9 @@ use proxima_lcp::baraff::{BaraffSettings, solve_baraff};
 use proxima_lcp::generate::ProblemMatrix;
 use proxima_lcp::io::{CooMatrix, ReadLimits, lcp_from_coo};
 use proxima_lcp::iterative::{
-    FischerSettings, IterativeSolution, IterativeStatus, NewtonSettings, SplittingMethod, SplittingSettings,
-    StoppingCriteria, SubSolver, solve_fischer_newton, solve_minmap_newton, solve_splitting,
+    AbsoluteTest, FischerSettings, IterativeSolution, IterativeStatus, NewtonSettings, SplittingMethod,
+    SplittingSettings, StoppingCriteria, SubSolver, solve_fischer_newton, solve_minmap_newton,
+    solve_splitting,
 };
 use proxima_lcp::operator::{CsrMatrix, DenseMatrix, LinearOperator, RowAccess};
 use proxima_lcp::{Lcp, LcpStatus, LemkeSettings, solve_lemke};
@@ -374,9 +375,8 @@ struct PreparedSplitting {
     settings: SplittingSettings,
 }
 
-/// The splitting settings the CLI uses: merit (106) θ = Σ xᵢ|yᵢ| below (tol·s)² bounds every
-/// |min(xᵢ, yᵢ)| ≤ √(xᵢyᵢ) ≤ tol·s, and the solver's feasibility test (−yᵢ < ε at xᵢ = 0)
-/// with the same ε covers the rest, so a `converged` answer meets the harness rule.
+/// The splitting settings the CLI uses: the absolute test on the natural residual
+/// ‖min(x, y)‖∞ < tol·max(1, ‖q‖₂) — exactly the harness's verification rule.
 pub fn splitting_settings(
     method: SplittingMethod,
     q: &[f64],
@@ -384,11 +384,11 @@ pub fn splitting_settings(
     max_iter: Option<usize>,
 ) -> SplittingSettings {
     let s = q.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
-    let mut stopping = StoppingCriteria { absolute: (tol * s) * (tol * s), ..StoppingCriteria::default() };
+    let mut stopping = StoppingCriteria { absolute: tol * s, ..StoppingCriteria::default() };
     if let Some(k) = max_iter {
         stopping.max_iterations = k;
     }
-    SplittingSettings { method, stopping }
+    SplittingSettings { method, stopping, absolute_test: AbsoluteTest::NaturalResidual }
 }
 
 impl BenchSolver for Splitting {

@@ -87,7 +87,7 @@ const SOLVERS: &[(&str, Run)] = &[
 
 fn splitting(a: &DenseMatrix, b: &[f64], method: SplittingMethod) -> (bool, Vec<f64>, String) {
     let stopping = StoppingCriteria { max_iterations: 5000, absolute: 1e-20, ..StoppingCriteria::default() };
-    iterative(solve_splitting(a, b, None, &SplittingSettings { method, stopping }))
+    iterative(solve_splitting(a, b, None, &SplittingSettings { method, stopping, ..Default::default() }))
 }
 
 /// How many of the 20 files each solver solves (pinned; update deliberately).

@@ -330,3 +330,26 @@ fn bad_input_is_an_error() {
     assert_eq!(SplittingMethod::from_name("jacobi", 0.0), Ok(SplittingMethod::Jacobi));
     assert!(matches!(SplittingMethod::from_name("sor", 1.0), Err(LcpError::InvalidSettings { .. })));
 }
+
+/// The natural-residual absolute test: a `ConvergedAbsolute` answer meets ‖min(x, y)‖∞ < ε_abs
+/// on the data, and a looser ε stops earlier than the spec's merit test at ε².
+#[test]
+fn natural_residual_absolute_test() {
+    use proxima_lcp::generate::{Family, RhsKind, generate};
+    use proxima_lcp::iterative::AbsoluteTest;
+    for i in 0..5 {
+        let p = generate(&Family::DensePd { n: 50 }, RhsKind::PLANTED_QUARTER, 3, i).unwrap();
+        let eps = 1e-6;
+        let stopping = StoppingCriteria { max_iterations: 5000, absolute: eps, ..StoppingCriteria::default() };
+        let natural = SplittingSettings::psor(1.4)
+            .with_stopping(stopping)
+            .with_absolute_test(AbsoluteTest::NaturalResidual);
+        let sol = solve_splitting(&p.matrix, &p.b, None, &natural).unwrap();
+        assert_eq!(sol.status, IterativeStatus::ConvergedAbsolute);
+        assert!(sol.residual.min_map_inf < eps, "{:?}", sol.residual);
+        let merit = SplittingSettings::psor(1.4)
+            .with_stopping(StoppingCriteria { absolute: eps * eps, ..stopping });
+        let strict = solve_splitting(&p.matrix, &p.b, None, &merit).unwrap();
+        assert!(sol.iterations <= strict.iterations, "{} vs {}", sol.iterations, strict.iterations);
+    }
+}

@@ -30,4 +30,6 @@ pub use newton::{
     solve_fischer_newton, solve_fischer_newton_report, solve_minmap_newton, solve_minmap_newton_report,
 };
 pub use outcome::{IterativeSolution, IterativeStatus, StoppingCriteria, lcp_residual_f64};
-pub use splitting::{QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting};
+pub use splitting::{
+    AbsoluteTest, QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting,
+};

@@ -57,4 +57,6 @@ pub use kernel::{
     infeasibility, inverse_diagonal, jacobi_step, merit_106, projected_sweep, qp_objective, relax_component,
 };
 pub(crate) use solve::start_point;
-pub use solve::{QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting};
+pub use solve::{
+    AbsoluteTest, QpPgsSettings, SplittingMethod, SplittingSettings, solve_qp_pgs, solve_splitting,
+};
