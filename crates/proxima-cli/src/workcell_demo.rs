@@ -11,7 +11,9 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use plotters::prelude::*;
 use proxima_scene::workcell::{self, PrismModel};
-use proxima_scene::{ColdQuery, ScheduleSettings, Scheduler, Workcell, brute_force_minimum, parse_scene};
+use proxima_scene::{
+    ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene,
+};
 use serde_json::{Value, json};
 
 use crate::common;
@@ -78,7 +80,7 @@ fn run_cell(
     out: &Path,
 ) -> Result<RunSummary> {
     let settings = ScheduleSettings::default();
-    let mut sched = Scheduler::new(ColdQuery::default(), settings, &cell.world, &cell.pairs)?;
+    let mut sched = Scheduler::new(TrackedQuery::default(), settings, &cell.world, &cell.pairs)?;
     let brute_query = ColdQuery::default();
     let bar = ProgressBar::new(cycles as u64);
     bar.set_style(

@@ -340,15 +340,16 @@ fn natural_residual_absolute_test() {
     for i in 0..5 {
         let p = generate(&Family::DensePd { n: 50 }, RhsKind::PLANTED_QUARTER, 3, i).unwrap();
         let eps = 1e-6;
-        let stopping = StoppingCriteria { max_iterations: 5000, absolute: eps, ..StoppingCriteria::default() };
+        let stopping =
+            StoppingCriteria { max_iterations: 5000, absolute: eps, ..StoppingCriteria::default() };
         let natural = SplittingSettings::psor(1.4)
             .with_stopping(stopping)
             .with_absolute_test(AbsoluteTest::NaturalResidual);
         let sol = solve_splitting(&p.matrix, &p.b, None, &natural).unwrap();
         assert_eq!(sol.status, IterativeStatus::ConvergedAbsolute);
         assert!(sol.residual.min_map_inf < eps, "{:?}", sol.residual);
-        let merit = SplittingSettings::psor(1.4)
-            .with_stopping(StoppingCriteria { absolute: eps * eps, ..stopping });
+        let merit =
+            SplittingSettings::psor(1.4).with_stopping(StoppingCriteria { absolute: eps * eps, ..stopping });
         let strict = solve_splitting(&p.matrix, &p.b, None, &merit).unwrap();
         assert!(sol.iterations <= strict.iterations, "{} vs {}", sol.iterations, strict.iterations);
     }

@@ -11,7 +11,7 @@
 //! | [`bounds`] | AABBs from support functions, shape radius, the motion bound of a pose change |
 //! | [`broadphase`] | [`SweepAndPrune`] over the AABBs |
 //! | [`pairs`] | [`PairRules`] (include / exclude selectors, same-group and adjacent-link exclusion) |
-//! | [`query`] | [`PairQuery`], the narrow-phase seam with per-pair warm state; [`ColdQuery`] |
+//! | [`query`] | [`PairQuery`], the narrow-phase seam with per-pair warm state; [`ColdQuery`], [`TrackedQuery`] (GJK warm start per pair) |
 //! | [`schedule`] | [`Scheduler`]: mandatory / exact-minimum / refresh triage, [`CycleReport`] |
 //! | [`robot`] | serial arms ([`RobotModel`]), forward kinematics, [`Trajectory`] |
 //! | [`workcell`] | [`Workcell`]: robots + objects + pairs; [`workcell::w25`], [`workcell::scaled`] |
@@ -58,7 +58,7 @@ pub mod world;
 pub use broadphase::SweepAndPrune;
 pub use error::SceneError;
 pub use pairs::{Pair, PairRules, Selector};
-pub use query::{ColdQuery, PairQuery};
+pub use query::{ColdQuery, PairQuery, TrackedQuery};
 pub use robot::{Axis, Joint, Link, RobotModel, Trajectory};
 pub use scene_file::parse_scene;
 pub use schedule::{CycleReport, Reason, ScheduleSettings, Scheduler, brute_force_minimum};

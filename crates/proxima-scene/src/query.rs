@@ -9,7 +9,9 @@
 //! a query must return the same certified answer as a cold query up to its certificate gap:
 //! the scheduler uses `certificate.lower` for its safety argument.
 
-use proxima_geom::{DistanceResult, GeomError, Pose, QuerySettings, Shape, distance};
+use proxima_geom::{
+    DistanceResult, GeomError, GjkCache, Pose, QuerySettings, Shape, distance, distance_tracked,
+};
 
 /// A distance query between two posed shapes with per-pair state.
 pub trait PairQuery {
@@ -47,5 +49,31 @@ impl PairQuery for ColdQuery {
         pose_b: &Pose,
     ) -> Result<DistanceResult, GeomError> {
         distance(a, pose_a, b, pose_b, &self.settings)
+    }
+}
+
+/// Warm-started narrow phase: one [`GjkCache`] per pair, so a pair routed to GJK starts from
+/// the simplex and support hints of its previous query ([`distance_tracked`]); pairs with a
+/// closed form or an LCP kernel are answered exactly as [`ColdQuery`] answers them. Every
+/// answer carries the same certificate as a cold query; only the iteration counts change.
+#[derive(Debug, Clone, Default)]
+pub struct TrackedQuery {
+    /// Settings of every query.
+    pub settings: QuerySettings,
+}
+
+impl PairQuery for TrackedQuery {
+    type State = GjkCache;
+
+    #[inline]
+    fn query(
+        &self,
+        state: &mut GjkCache,
+        a: &Shape,
+        pose_a: &Pose,
+        b: &Shape,
+        pose_b: &Pose,
+    ) -> Result<DistanceResult, GeomError> {
+        distance_tracked(a, pose_a, b, pose_b, &self.settings, state)
     }
 }

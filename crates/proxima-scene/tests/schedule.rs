@@ -35,6 +35,25 @@ fn w25_exact_prisms_minimum_equals_brute_force_every_cycle() {
     w25_against_brute_force(PrismModel::Exact);
 }
 
+/// The demo's configuration: exact prisms and warm-started (tracked) GJK per pair, against a
+/// cold brute force.
+#[test]
+fn w25_tracked_queries_equal_cold_brute_force_every_cycle() {
+    let mut cell = workcell::w25(PrismModel::Exact, false).unwrap();
+    let settings =
+        ScheduleSettings { time_budget: std::time::Duration::from_secs(10), ..ScheduleSettings::default() };
+    let mut sched =
+        Scheduler::new(proxima_scene::TrackedQuery::default(), settings, &cell.world, &cell.pairs).unwrap();
+    for c in (0..4000).step_by(5) {
+        cell.set_cycle(c).unwrap();
+        let report = sched.run_cycle(&cell.world).unwrap();
+        let (_, truth) =
+            brute_force_minimum(&ColdQuery::default(), &cell.world, &cell.pairs).unwrap().unwrap();
+        let got = report.min_distance().unwrap();
+        assert!((got - truth).abs() <= 1e-9, "cycle {c}: {got} vs {truth}");
+    }
+}
+
 fn w25_against_brute_force(model: PrismModel) {
     let mut cell = workcell::w25(model, false).unwrap();
     // a generous time budget: overload must come from the pair counts here, not from a slow
