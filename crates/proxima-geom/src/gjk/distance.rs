@@ -30,7 +30,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 use super::simplex::Simplex;
-use super::support::{Difference, RelativeFrame, SupportMap};
+use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap};
 use crate::error::GeomError;
 use crate::pose::Pose;
 
@@ -298,7 +298,8 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<GjkOutput, GeomError> {
     settings.validate()?;
     let frame = RelativeFrame::new(pose_a, pose_b);
-    let (h_a, h_b) = cache.as_ref().map_or((0, 0), |c| (c.hint_a, c.hint_b));
+    let (h_a, h_b) =
+        cache.as_ref().filter(|c| c.is_warm()).map_or((COLD_HINT, COLD_HINT), |c| (c.hint_a, c.hint_b));
     let mut diff = Difference { a, b, frame, hint_a: h_a, hint_b: h_b };
     let init = initial_direction(&frame, cache.as_deref());
     let r = run(&mut diff, &init, settings, mode);

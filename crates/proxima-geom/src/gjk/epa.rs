@@ -94,7 +94,7 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<Option<EpaOutput>, crate::GeomError> {
     settings.validate()?;
     let frame = super::RelativeFrame::new(pose_a, pose_b);
-    let mut diff = Difference { a, b, frame, hint_a: 0, hint_b: 0 };
+    let mut diff = Difference { a, b, frame, hint_a: super::COLD_HINT, hint_b: super::COLD_HINT };
     let run = super::run(&mut diff, &super::Start::cold(-frame.t), settings, super::Mode::Distance);
     if run.status != super::GjkStatus::Contact {
         return Ok(None);

@@ -16,6 +16,9 @@ use nalgebra::{Matrix3, Point3, Vector3};
 use crate::pose::Pose;
 use crate::shape::Shape;
 
+/// The hint of a cold start: no previous vertex (hill climbing picks a seed vertex).
+pub(crate) const COLD_HINT: u32 = u32::MAX;
+
 /// A convex shape known through its support function (local frame).
 pub trait SupportMap {
     /// A point of the shape maximizing m·x (local frame). `hint`: see the module docs.

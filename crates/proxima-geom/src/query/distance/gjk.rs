@@ -20,8 +20,8 @@ use nalgebra::Vector3;
 use super::super::certificate::{Core, Radii, finish};
 use crate::error::GeomError;
 use crate::gjk::{
-    Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor, core_of, expand,
-    initial_direction, run, store,
+    COLD_HINT, Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor,
+    core_of, expand, initial_direction, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -128,7 +128,7 @@ fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start
                 (t, (c.hint_b, c.hint_a))
             }
         }
-        _ => (initial_direction(frame, None), (0, 0)),
+        _ => (initial_direction(frame, None), (COLD_HINT, COLD_HINT)),
     }
 }
 
@@ -147,7 +147,7 @@ pub(crate) fn intersects(
     let (ca, ra) = core_of(a);
     let (cb, rb) = core_of(b);
     let frame = RelativeFrame::new(pa, pb);
-    let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: 0, hint_b: 0 };
+    let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
     let margin = ra + rb;
     let r = run(&mut diff, &initial_direction(&frame, None), &settings.gjk, Mode::Boolean { margin });
     let (qa, qb) = r.simplex.witnesses();
