@@ -17,7 +17,7 @@
 
 use nalgebra::Vector3;
 
-use super::super::certificate::{Core, Radii, finish};
+use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor,
@@ -91,10 +91,18 @@ pub(crate) fn distance_with_depth(
             Core { qa: common, qb: common, core_depth: Some(0.0), lower_hint: None }
         }
         _ => {
-            if r.upper < rsum {
-                bracket = Some((rsum - r.upper, rsum - r.lower.max(0.0)));
+            let core = Core { qa, qb, core_depth: None, lower_hint: Some(r.lower.max(0.0)) };
+            if (qb - qa).norm() <= round_off_floor(&core) {
+                // Below what f64 resolves at these coordinates: contact (as `finish` decides).
+                bracket = Some((rsum, rsum));
+                let common = nalgebra::center(&qa, &qb);
+                Core { qa: common, qb: common, core_depth: Some(0.0), lower_hint: None }
+            } else {
+                if r.upper < rsum {
+                    bracket = Some((rsum - r.upper, rsum - r.lower.max(0.0)));
+                }
+                core
             }
-            Core { qa, qb, core_depth: None, lower_hint: Some(r.lower.max(0.0)) }
         }
     };
     Ok((finish(core, radii, shapes, settings, Algorithm::Gjk, path), bracket))
