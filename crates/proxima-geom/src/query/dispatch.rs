@@ -49,7 +49,7 @@ pub(crate) fn validate_settings(s: &QuerySettings) -> Result<(), GeomError> {
             reason: "must be finite and >= 0",
         });
     }
-    Ok(())
+    s.gjk.validate()
 }
 
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
