@@ -165,7 +165,13 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             .min_by(|&i, &j| faces[i].dist.total_cmp(&faces[j].dist))
             .unwrap_or(0);
         let f = faces[closest];
-        // Support of M along n: maximize n·x, i.e. minimize (−n)·x.
+        // Support of M along n: maximize n·x, i.e. minimize (−n)·x; climb from where the
+        // face's first vertex was found (its support direction is close to n).
+        let v0 = verts[f.idx[0]];
+        if v0.ha != super::COLD_HINT && v0.hb != super::COLD_HINT {
+            diff.hint_a = v0.ha;
+            diff.hint_b = v0.hb;
+        }
         let p = diff.support(&-f.n);
         scale = scale.max(p.w.norm());
         let h = f.n.dot(&p.w);

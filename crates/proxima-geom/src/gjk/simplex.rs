@@ -29,6 +29,9 @@ pub(crate) struct Vertex {
     pub a: Point3<f64>,
     pub b: Point3<f64>,
     pub d: Vector3<f64>,
+    /// The hill-climbing hints (vertex indices) at which the supports of A and B were found.
+    pub ha: u32,
+    pub hb: u32,
 }
 
 /// Up to four vertices and the barycentric weights of the current closest point.
@@ -44,6 +47,8 @@ const ZERO: Vertex = Vertex {
     a: Point3::new(0.0, 0.0, 0.0),
     b: Point3::new(0.0, 0.0, 0.0),
     d: Vector3::new(0.0, 0.0, 0.0),
+    ha: u32::MAX,
+    hb: u32::MAX,
 };
 
 /// Relative flatness threshold of a tetrahedron.
@@ -312,7 +317,14 @@ mod tests {
     use super::*;
 
     fn vx(w: [f64; 3]) -> Vertex {
-        Vertex { w: w.into(), a: Point3::from(Vector3::from(w)), b: Point3::origin(), d: Vector3::zeros() }
+        Vertex {
+            w: w.into(),
+            a: Point3::from(Vector3::from(w)),
+            b: Point3::origin(),
+            d: Vector3::zeros(),
+            ha: 0,
+            hb: 0,
+        }
     }
 
     #[test]

@@ -100,6 +100,6 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
         let db = self.frame.r.tr_mul(d);
         let bl = self.b.local_support(&db, &mut self.hint_b);
         let b = Point3::from(self.frame.r * bl.coords + self.frame.t);
-        super::simplex::Vertex { w: a - b, a, b, d: *d }
+        super::simplex::Vertex { w: a - b, a, b, d: *d, ha: self.hint_a, hb: self.hint_b }
     }
 }

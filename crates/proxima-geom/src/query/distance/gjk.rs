@@ -133,6 +133,9 @@ fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start
                 for d in t.simplex_dirs.iter_mut() {
                     *d = conv(*d);
                 }
+                for h in t.simplex_hints.iter_mut() {
+                    *h = (h.1, h.0);
+                }
                 (t, (c.hint_b, c.hint_a))
             }
         }
