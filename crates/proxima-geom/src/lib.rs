@@ -6,9 +6,11 @@
 //!
 //! | module / item | what |
 //! |---|---|
-//! | [`shape`] | the shapes ([`Shape`]: point, segment, line, triangle, cuboid, aligned box, sphere, capsule, cylinder, ellipsoid, convex polytope, polyhedron), validated constructors, support functions |
+//! | [`shape`] | the shapes ([`Shape`]: point, segment, line, triangle, cuboid, aligned box, sphere, capsule, cylinder, ellipsoid, convex polytope (with hull adjacency for hill climbing), polyhedron, cone, rounded shape, Minkowski sum), validated constructors, support functions |
 //! | [`Pose`] | rigid placement world = R·local + t (validated rotation) |
 //! | [`query`] | [`distance`], [`intersects`], [`QuerySettings`], the result types ([`Proximity`], [`Certificate`], [`DistanceResult`], [`Intersection`]) and the pair table |
+//! | [`gjk`] | support maps, GJK distance (certified duality gap, warm start, Nesterov/Polyak options), boolean early exit, EPA penetration depth with a bracket |
+//! | [`distance_tracked`], [`signed_distance`] | warm-started tracking with a [`GjkCache`]; signed distance (penetration depth) with a bracket |
 //! | [`lcp_queries`] | the LCP kernels (box–box, point–box, triangle–box, segment/line–triangle, point–polytope, triangle–cylinder), generic over the scalar (`f64`, exact `Rational`) |
 //! | [`GeomError`] | why an input was rejected, or a pair is unsupported |
 //!
@@ -20,9 +22,10 @@
 //! arithmetic when the float answer is not certified (or always, with [`Arithmetic::Exact`]).
 //! Bad input is an `Err`, never a panic or a silent NaN.
 //!
-//! Not yet: general convex pairs (GJK/EPA), penetration depth beyond the closed-form pairs,
-//! warm-started tracking, many-object scenes. Unsupported pairs return
-//! [`GeomError::Unsupported`] rather than a guess.
+//! Every pair of bounded shapes has a distance, an intersection test and a signed distance
+//! (closed forms and LCP kernels where they exist, GJK/EPA otherwise). Lines pair only with
+//! the closed forms and the line–triangle kernel; other line pairs return
+//! [`GeomError::Unsupported`] rather than a guess. Not yet: many-object scenes.
 //!
 //! # Three kinds of outcome
 //!

@@ -175,9 +175,11 @@ fn triangle_cylinder_test_intersection() {
         let hit = intersects(&cyl, &Pose::identity(), &t, &Pose::identity(), &s).unwrap();
         assert!(matches!(hit, Intersection::Intersecting { .. }), "{hit:?}");
         let miss = intersects(&cyl, &at(0.0, 0.0, 2.5), &t, &Pose::identity(), &s).unwrap();
-        assert_eq!(miss, Intersection::Separated { direction: None });
+        // Certified/Float arithmetic: GJK's early exit proves it with a direction; Exact: the
+        // LCP kernel, without one.
+        assert!(matches!(miss, Intersection::Separated { .. }), "{miss:?}");
         let side = intersects(&t, &at(7.0, 7.0, 0.0), &cyl, &Pose::identity(), &s).unwrap();
-        assert_eq!(side, Intersection::Separated { direction: None });
+        assert!(matches!(side, Intersection::Separated { .. }), "{side:?}");
     }
     // No LCP distance kernel for the pair: the distance comes from GJK.
     let r = distance(&cyl, &Pose::identity(), &t, &Pose::identity(), &QuerySettings::default()).unwrap();

@@ -30,7 +30,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 use super::simplex::Simplex;
-use super::support::{Difference, RelativeFrame, SupportMap};
+use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap};
 use crate::error::GeomError;
 use crate::pose::Pose;
 
@@ -90,13 +90,19 @@ pub(crate) fn contact_floor(scale: f64) -> f64 {
 pub(crate) struct Start {
     pub direction: Vector3<f64>,
     pub simplex_dirs: [Vector3<f64>; 4],
+    pub simplex_hints: [(u32, u32); 4],
     pub simplex_len: usize,
 }
 
 impl Start {
     /// A cold start along `direction`.
     pub fn cold(direction: Vector3<f64>) -> Self {
-        Self { direction, simplex_dirs: [Vector3::zeros(); 4], simplex_len: 0 }
+        Self {
+            direction,
+            simplex_dirs: [Vector3::zeros(); 4],
+            simplex_hints: [(COLD_HINT, COLD_HINT); 4],
+            simplex_len: 0,
+        }
     }
 }
 
@@ -114,10 +120,14 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut simplex = Simplex::new();
     let mut lower = f64::NEG_INFINITY;
     let mut lower_dir = d0;
-    let mut add = |simplex: &mut Simplex, d: &Vector3<f64>| {
+    let mut add = |simplex: &mut Simplex, d: &Vector3<f64>, hints: Option<(u32, u32)>| {
         let dn = d.norm();
         if !super::gt(dn, 0.0) || !dn.is_finite() {
             return;
+        }
+        if let Some((ha, hb)) = hints {
+            diff.hint_a = ha;
+            diff.hint_b = hb;
         }
         let x = diff.support(d);
         let lk = d.dot(&x.w) / dn;
@@ -130,11 +140,14 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
     };
     // Warm start: the previous final simplex's directions, re-evaluated at these poses.
-    for d in &start.simplex_dirs[..start.simplex_len.min(4)] {
-        add(&mut simplex, d);
+    for k in 0..start.simplex_len.min(4) {
+        // Start each re-evaluation where that vertex was found last time.
+        let (ha, hb) = start.simplex_hints[k];
+        let hints = (ha != COLD_HINT && hb != COLD_HINT).then_some((ha, hb));
+        add(&mut simplex, &start.simplex_dirs[k], hints);
     }
     if simplex.len == 0 {
-        add(&mut simplex, &d0);
+        add(&mut simplex, &d0, None);
     }
     let first = simplex.v[0];
     simplex.lambda[0] = 1.0;
@@ -209,8 +222,16 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             status = GjkStatus::Stagnated;
             break;
         }
+        let before = simplex;
         simplex.push(x);
-        let vn = simplex.project_origin();
+        let mut vn = simplex.project_origin();
+        if !super::gt(upper, vn.norm()) && simplex.len < 4 {
+            // No decrease: possibly the region tests' cancellation on a nearly degenerate
+            // face; redo the projection with explicit candidates.
+            simplex = before;
+            simplex.push(x);
+            vn = simplex.project_origin_robust();
+        }
         if simplex.len == 4 {
             v = Vector3::zeros();
             upper = 0.0;
@@ -251,6 +272,7 @@ pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>)
         Some(c) if c.direction.is_some() => Start {
             direction: c.direction.unwrap_or(-frame.t),
             simplex_dirs: c.simplex_dirs,
+            simplex_hints: c.simplex_hints,
             simplex_len: usize::from(c.simplex_len),
         },
         _ => Start::cold(-frame.t),
@@ -298,7 +320,8 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<GjkOutput, GeomError> {
     settings.validate()?;
     let frame = RelativeFrame::new(pose_a, pose_b);
-    let (h_a, h_b) = cache.as_ref().map_or((0, 0), |c| (c.hint_a, c.hint_b));
+    let (h_a, h_b) =
+        cache.as_ref().filter(|c| c.is_warm()).map_or((COLD_HINT, COLD_HINT), |c| (c.hint_a, c.hint_b));
     let mut diff = Difference { a, b, frame, hint_a: h_a, hint_b: h_b };
     let init = initial_direction(&frame, cache.as_deref());
     let r = run(&mut diff, &init, settings, mode);
@@ -323,6 +346,7 @@ pub(crate) fn store(c: &mut GjkCache, r: &Run, swapped: bool) {
     c.simplex_len = r.simplex.len as u8;
     for i in 0..r.simplex.len {
         c.simplex_dirs[i] = r.simplex.v[i].d;
+        c.simplex_hints[i] = (r.simplex.v[i].ha, r.simplex.v[i].hb);
     }
     c.hint_a = r.hint_a;
     c.hint_b = r.hint_b;

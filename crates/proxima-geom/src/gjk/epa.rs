@@ -94,7 +94,7 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<Option<EpaOutput>, crate::GeomError> {
     settings.validate()?;
     let frame = super::RelativeFrame::new(pose_a, pose_b);
-    let mut diff = Difference { a, b, frame, hint_a: 0, hint_b: 0 };
+    let mut diff = Difference { a, b, frame, hint_a: super::COLD_HINT, hint_b: super::COLD_HINT };
     let run = super::run(&mut diff, &super::Start::cold(-frame.t), settings, super::Mode::Distance);
     if run.status != super::GjkStatus::Contact {
         return Ok(None);
@@ -157,6 +157,7 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut status = EpaStatus::MaxIterations;
     let mut it = 0u32;
     let mut edges: Vec<(usize, usize)> = Vec::with_capacity(32);
+    let mut removed: Vec<usize> = Vec::with_capacity(32);
     while it < settings.max_iterations {
         it += 1;
         let closest = (0..faces.len())
@@ -164,7 +165,13 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             .min_by(|&i, &j| faces[i].dist.total_cmp(&faces[j].dist))
             .unwrap_or(0);
         let f = faces[closest];
-        // Support of M along n: maximize n·x, i.e. minimize (−n)·x.
+        // Support of M along n: maximize n·x, i.e. minimize (−n)·x; climb from where the
+        // face's first vertex was found (its support direction is close to n).
+        let v0 = verts[f.idx[0]];
+        if v0.ha != super::COLD_HINT && v0.hb != super::COLD_HINT {
+            diff.hint_a = v0.ha;
+            diff.hint_b = v0.hb;
+        }
         let p = diff.support(&-f.n);
         scale = scale.max(p.w.norm());
         let h = f.n.dot(&p.w);
@@ -180,26 +187,44 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         if verts.len() >= MAX_VERTICES {
             break;
         }
-        let eps = 1e-12 * scale;
-        // Remove the faces that see p; collect the horizon.
-        edges.clear();
-        let mut any = false;
-        for face in faces.iter_mut().filter(|x| x.alive) {
-            if face.n.dot(&(p.w - verts[face.idx[0]].w)) > eps {
-                face.alive = false;
-                any = true;
-                for (u, v) in
-                    [(face.idx[0], face.idx[1]), (face.idx[1], face.idx[2]), (face.idx[2], face.idx[0])]
-                {
-                    if let Some(k) = edges.iter().position(|&(x, y)| x == v && y == u) {
-                        edges.swap_remove(k);
-                    } else {
-                        edges.push((u, v));
+        // Remove the faces that see p and collect the horizon. The visible faces of a convex
+        // polytope form a disk, whose boundary has exactly (faces + 2) edges; when rounding
+        // breaks that (p nearly coplanar with some faces), retry with a coarser visibility
+        // threshold, and if none works keep P as it is (still inside M: the bracket stays
+        // valid) and stop.
+        let mut disk = false;
+        for rel in [1e-12, 1e-9, 1e-7] {
+            let eps = rel * scale;
+            edges.clear();
+            removed.clear();
+            for (fi, face) in faces.iter_mut().enumerate().filter(|(_, x)| x.alive) {
+                if face.n.dot(&(p.w - verts[face.idx[0]].w)) > eps {
+                    face.alive = false;
+                    removed.push(fi);
+                    for (u, v) in
+                        [(face.idx[0], face.idx[1]), (face.idx[1], face.idx[2]), (face.idx[2], face.idx[0])]
+                    {
+                        if let Some(k) = edges.iter().position(|&(x, y)| x == v && y == u) {
+                            edges.swap_remove(k);
+                        } else {
+                            edges.push((u, v));
+                        }
                     }
                 }
             }
+            let any = !removed.is_empty();
+            if any && edges.len() == removed.len() + 2 {
+                disk = true;
+                break;
+            }
+            for &fi in &removed {
+                faces[fi].alive = true;
+            }
+            if !any {
+                break;
+            }
         }
-        if !any {
+        if !disk {
             status = EpaStatus::Stagnated;
             break;
         }

@@ -118,6 +118,8 @@ pub struct GjkCache {
     /// next run re-evaluates the supports along them to start from a full simplex.
     pub(crate) simplex_dirs: [Vector3<f64>; 4],
     pub(crate) simplex_len: u8,
+    /// Hill-climbing hints (A, B) of those vertices.
+    pub(crate) simplex_hints: [(u32, u32); 4],
     pub(crate) hint_a: u32,
     pub(crate) hint_b: u32,
     /// Whether the stored state was computed with the shapes exchanged (the dispatcher's

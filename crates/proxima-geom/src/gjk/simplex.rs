@@ -29,6 +29,9 @@ pub(crate) struct Vertex {
     pub a: Point3<f64>,
     pub b: Point3<f64>,
     pub d: Vector3<f64>,
+    /// The hill-climbing hints (vertex indices) at which the supports of A and B were found.
+    pub ha: u32,
+    pub hb: u32,
 }
 
 /// Up to four vertices and the barycentric weights of the current closest point.
@@ -44,6 +47,8 @@ const ZERO: Vertex = Vertex {
     a: Point3::new(0.0, 0.0, 0.0),
     b: Point3::new(0.0, 0.0, 0.0),
     d: Vector3::new(0.0, 0.0, 0.0),
+    ha: u32::MAX,
+    hb: u32::MAX,
 };
 
 /// Relative flatness threshold of a tetrahedron.
@@ -80,14 +85,26 @@ impl Simplex {
     /// of the projection, sets the weights and returns the closest point v. A returned length
     /// of 4 means the origin is inside the (non-flat) tetrahedron: v = 0.
     pub fn project_origin(&mut self) -> Vector3<f64> {
+        self.project(false)
+    }
+
+    /// As [`Simplex::project_origin`], with the triangle sub-problem solved by explicit
+    /// candidates (the plane projection when its barycentric weights are non-negative, else
+    /// the closest edge point) instead of Voronoi-region sign tests: slower, but immune to
+    /// the cancellation of the region tests on nearly degenerate triangles.
+    pub fn project_origin_robust(&mut self) -> Vector3<f64> {
+        self.project(true)
+    }
+
+    fn project(&mut self, robust: bool) -> Vector3<f64> {
         match self.len {
             1 => {
                 self.lambda[0] = 1.0;
                 self.v[0].w
             }
             2 => self.project_segment(),
-            3 => self.project_triangle(),
-            _ => self.project_tetrahedron(),
+            3 => self.project_triangle(robust),
+            _ => self.project_tetrahedron(robust),
         }
     }
 
@@ -113,12 +130,13 @@ impl Simplex {
         }
     }
 
-    fn project_triangle(&mut self) -> Vector3<f64> {
-        let (idx, lam, n) = triangle_region([self.v[0].w, self.v[1].w, self.v[2].w]);
+    fn project_triangle(&mut self, robust: bool) -> Vector3<f64> {
+        let t = [self.v[0].w, self.v[1].w, self.v[2].w];
+        let (idx, lam, n) = if robust { triangle_candidates(t) } else { triangle_region(t) };
         self.keep(&idx.0[..n], &lam[..n])
     }
 
-    fn project_tetrahedron(&mut self) -> Vector3<f64> {
+    fn project_tetrahedron(&mut self, robust: bool) -> Vector3<f64> {
         let p = [self.v[0].w, self.v[1].w, self.v[2].w, self.v[3].w];
         let faces: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]];
         // 6·volume and a size for the flatness test.
@@ -140,7 +158,8 @@ impl Simplex {
                 }
             }
             inside = false;
-            let (idx, lam, n) = triangle_region([p[i], p[j], p[k]]);
+            let tri_pts = [p[i], p[j], p[k]];
+            let (idx, lam, n) = if robust { triangle_candidates(tri_pts) } else { triangle_region(tri_pts) };
             let tri = [i, j, k];
             let mut v = Vector3::zeros();
             for m in 0..n {
@@ -192,6 +211,40 @@ fn segment_region(a: &Vector3<f64>, b: &Vector3<f64>) -> (SegmentRegion, f64) {
         return (SegmentRegion::B, 1.0);
     }
     (SegmentRegion::Inside, t / len2)
+}
+
+/// Closest point of a triangle to the origin by explicit candidates: the projection onto
+/// the plane when it falls inside (weights from sub-triangle areas), else the best of the
+/// three clamped edge projections.
+fn triangle_candidates(t: [Vector3<f64>; 3]) -> (Vec3Idx, [f64; 3], usize) {
+    let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
+    let nn = n.norm_squared();
+    if nn > 0.0 && nn.is_finite() {
+        let p = n * (n.dot(&t[0]) / nn);
+        let l0 = (t[1] - p).cross(&(t[2] - p)).dot(&n) / nn;
+        let l1 = (t[2] - p).cross(&(t[0] - p)).dot(&n) / nn;
+        let l2 = 1.0 - l0 - l1;
+        if l0 > 0.0 && l1 > 0.0 && l2 > 0.0 {
+            return (Vec3Idx([0, 1, 2]), [l0, l1, l2], 3);
+        }
+    }
+    let mut best = (f64::INFINITY, Vec3Idx([0, 0, 0]), [1.0, 0.0, 0.0], 1);
+    for (i, j) in [(0usize, 1usize), (0, 2), (1, 2)] {
+        let (region, s) = segment_region(&t[i], &t[j]);
+        let (idx, lam, m) = match region {
+            SegmentRegion::A => (Vec3Idx([i, 0, 0]), [1.0, 0.0, 0.0], 1),
+            SegmentRegion::B => (Vec3Idx([j, 0, 0]), [1.0, 0.0, 0.0], 1),
+            SegmentRegion::Inside => (Vec3Idx([i, j, 0]), [1.0 - s, s, 0.0], 2),
+        };
+        let mut v = Vector3::zeros();
+        for k in 0..m {
+            v += t[idx.0[k]] * lam[k];
+        }
+        if v.norm_squared() < best.0 {
+            best = (v.norm_squared(), idx, lam, m);
+        }
+    }
+    (best.1, best.2, best.3)
 }
 
 /// Indices (into the triangle's 3 vertices) of the support, padded.
@@ -264,7 +317,14 @@ mod tests {
     use super::*;
 
     fn vx(w: [f64; 3]) -> Vertex {
-        Vertex { w: w.into(), a: Point3::from(Vector3::from(w)), b: Point3::origin(), d: Vector3::zeros() }
+        Vertex {
+            w: w.into(),
+            a: Point3::from(Vector3::from(w)),
+            b: Point3::origin(),
+            d: Vector3::zeros(),
+            ha: 0,
+            hb: 0,
+        }
     }
 
     #[test]

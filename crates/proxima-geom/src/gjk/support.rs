@@ -16,6 +16,9 @@ use nalgebra::{Matrix3, Point3, Vector3};
 use crate::pose::Pose;
 use crate::shape::Shape;
 
+/// The hint of a cold start: no previous vertex (hill climbing picks a seed vertex).
+pub(crate) const COLD_HINT: u32 = u32::MAX;
+
 /// A convex shape known through its support function (local frame).
 pub trait SupportMap {
     /// A point of the shape maximizing m·x (local frame). `hint`: see the module docs.
@@ -97,6 +100,6 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
         let db = self.frame.r.tr_mul(d);
         let bl = self.b.local_support(&db, &mut self.hint_b);
         let b = Point3::from(self.frame.r * bl.coords + self.frame.t);
-        super::simplex::Vertex { w: a - b, a, b, d: *d }
+        super::simplex::Vertex { w: a - b, a, b, d: *d, ha: self.hint_a, hb: self.hint_b }
     }
 }

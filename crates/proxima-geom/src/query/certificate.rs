@@ -34,7 +34,8 @@ pub(crate) struct Core {
     /// (0 for boundary contact or flat cores), `None` when the algorithm cannot tell.
     pub core_depth: Option<f64>,
     /// A valid lower bound of the core distance already computed by the algorithm (e.g. an
-    /// LCP kernel's certificate), used instead of recomputing one when no radii are added.
+    /// LCP kernel's certificate or GJK's duality gap): used instead of recomputing one when
+    /// no radii are added, and as hint − radii otherwise.
     pub lower_hint: Option<f64>,
 }
 
@@ -170,8 +171,13 @@ pub(crate) fn finish(
         let point_a = core.qa + n * radii.a;
         let point_b = core.qb - n * radii.b;
         let upper = (point_b - point_a).norm();
+        // A lower bound h of the core distance gives h − r for the rounded shapes; with radii,
+        // the separation along the witness direction may be better, so take the larger.
         let mut lower = match core.lower_hint {
             Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0).min(upper),
+            Some(hint) if hint.is_finite() => {
+                (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0).min(upper)
+            }
             _ => lower_bound(a, pa, b, pb, &n).min(upper),
         };
         if upper - lower > settings.gap_tolerance * upper.max(1.0) {

@@ -49,7 +49,7 @@ pub(crate) fn validate_settings(s: &QuerySettings) -> Result<(), GeomError> {
             reason: "must be finite and >= 0",
         });
     }
-    Ok(())
+    s.gjk.validate()
 }
 
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
@@ -468,13 +468,24 @@ pub(crate) fn intersects(
         Ok(None) => {}
         Err(e) => return Err(unswap_op(e, a, b)),
     }
-    // Test-intersection kernels (no distance available for the pair).
+    // GJK's early exit first for GJK-routed pairs (forced, or `Auto` in float arithmetic); a
+    // pair where it reaches no verdict goes on to the test-intersection kernels.
+    let gjk_first = settings.algorithm == Algorithm::Gjk
+        || (settings.arithmetic != Arithmetic::Exact && route(x, y, settings) == Some(Route::Gjk));
+    if gjk_first {
+        let hit = gjk::intersects(x, px, y, py, settings)?;
+        if settings.algorithm == Algorithm::Gjk || !matches!(hit, Intersection::Undecided { .. }) {
+            return Ok(mirror_intersection(hit, swap));
+        }
+    }
+    // Test-intersection kernels (no distance available for the pair, e.g. triangle–cylinder
+    // in exact arithmetic).
     if settings.algorithm != Algorithm::ClosedForm
         && let Some(hit) = lcp::intersects_only(x, px, y, py, settings)?
     {
         return Ok(hit);
     }
-    if settings.algorithm == Algorithm::Gjk || route(x, y, settings) == Some(Route::Gjk) {
+    if route(x, y, settings) == Some(Route::Gjk) {
         return gjk::intersects(x, px, y, py, settings).map(|i| mirror_intersection(i, swap));
     }
     let r = match distance_ordered(x, px, y, py, settings, None).and_then(check_finite) {

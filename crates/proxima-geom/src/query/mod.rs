@@ -44,8 +44,17 @@
 //! | segment/capsule – triangle | LCP (segment–triangle) | yes |
 //! | line – triangle | LCP (line–triangle) | yes |
 //! | point/sphere – triangle/convex polytope/polyhedron | LCP (point–polytope on the vertices) | yes |
-//! | triangle – cylinder | `intersects` only (LCP test-intersection) | yes |
-//! | anything else | [`GeomError::Unsupported`] | — |
+//! | triangle – cylinder | GJK; `intersects`: GJK early exit, LCP test-intersection when undecided or exact | test only |
+//! | point/sphere – polytope with > 16 vertices | GJK (hill climbing) | yes |
+//! | every other pair of bounded shapes (polytopes, ellipsoids, cylinders, cones, rounded shapes, Minkowski sums...) | GJK + EPA | no |
+//! | a line with anything else | [`GeomError::Unsupported`] | — |
+//!
+//! [`Algorithm::Gjk`] forces GJK on any bounded pair. `intersects` uses GJK's early-exit
+//! test for GJK-routed pairs (never reporting "separated" without a proving direction;
+//! `Undecided` otherwise). [`signed_distance`] returns the penetration depth of overlapping
+//! shapes: exact from the closed forms, an EPA bracket otherwise (pairs answered by an LCP
+//! kernel are re-run through GJK/EPA when they overlap). The routing table lives in one
+//! function (`dispatch.rs::route`), one arm per pair family.
 //!
 //! [`Algorithm::ClosedForm`] on an LCP-only pair, or [`Algorithm::Lcp`] on a closed-form-only
 //! pair, is `Unsupported` with the algorithm's name. With [`Algorithm::Auto`] and

@@ -38,7 +38,7 @@ impl Shape {
 
     /// Support point in the local frame for a local direction `m`.
     pub(crate) fn local_support(&self, m: &Vector3<f64>) -> Option<Point3<f64>> {
-        let mut hint = 0;
+        let mut hint = u32::MAX;
         self.local_support_hinted(m, &mut hint)
     }
 

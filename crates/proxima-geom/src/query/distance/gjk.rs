@@ -17,11 +17,11 @@
 
 use nalgebra::Vector3;
 
-use super::super::certificate::{Core, Radii, finish};
+use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor, core_of, expand,
-    initial_direction, run, store,
+    COLD_HINT, Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor,
+    core_of, expand, initial_direction, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -91,10 +91,18 @@ pub(crate) fn distance_with_depth(
             Core { qa: common, qb: common, core_depth: Some(0.0), lower_hint: None }
         }
         _ => {
-            if r.upper < rsum {
-                bracket = Some((rsum - r.upper, rsum - r.lower.max(0.0)));
+            let core = Core { qa, qb, core_depth: None, lower_hint: Some(r.lower.max(0.0)) };
+            if (qb - qa).norm() <= round_off_floor(&core) {
+                // Below what f64 resolves at these coordinates: contact (as `finish` decides).
+                bracket = Some((rsum, rsum));
+                let common = nalgebra::center(&qa, &qb);
+                Core { qa: common, qb: common, core_depth: Some(0.0), lower_hint: None }
+            } else {
+                if r.upper < rsum {
+                    bracket = Some((rsum - r.upper, rsum - r.lower.max(0.0)));
+                }
+                core
             }
-            Core { qa, qb, core_depth: None, lower_hint: Some(r.lower.max(0.0)) }
         }
     };
     Ok((finish(core, radii, shapes, settings, Algorithm::Gjk, path), bracket))
@@ -125,10 +133,13 @@ fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start
                 for d in t.simplex_dirs.iter_mut() {
                     *d = conv(*d);
                 }
+                for h in t.simplex_hints.iter_mut() {
+                    *h = (h.1, h.0);
+                }
                 (t, (c.hint_b, c.hint_a))
             }
         }
-        _ => (initial_direction(frame, None), (0, 0)),
+        _ => (initial_direction(frame, None), (COLD_HINT, COLD_HINT)),
     }
 }
 
@@ -147,7 +158,7 @@ pub(crate) fn intersects(
     let (ca, ra) = core_of(a);
     let (cb, rb) = core_of(b);
     let frame = RelativeFrame::new(pa, pb);
-    let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: 0, hint_b: 0 };
+    let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
     let margin = ra + rb;
     let r = run(&mut diff, &initial_direction(&frame, None), &settings.gjk, Mode::Boolean { margin });
     let (qa, qb) = r.simplex.witnesses();
