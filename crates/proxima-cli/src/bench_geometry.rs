@@ -51,7 +51,8 @@ pub struct BenchGeometryArgs {
 }
 
 /// The known variants and their settings.
-pub const VARIANTS: &[&str] = &["default", "float", "exact", "lcp", "lcp_float", "gjk", "nesterov", "polyak"];
+pub const VARIANTS: &[&str] =
+    &["default", "float", "exact", "lcp", "lcp_float", "gjk", "nesterov", "polyak", "ellipsoid"];
 
 fn variant_settings(name: &str) -> Option<QuerySettings> {
     let (algorithm, arithmetic, acceleration) = match name {
@@ -63,6 +64,7 @@ fn variant_settings(name: &str) -> Option<QuerySettings> {
         "gjk" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::None),
         "nesterov" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::Nesterov),
         "polyak" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::Polyak),
+        "ellipsoid" => (Algorithm::Ellipsoid, Arithmetic::Certified, Acceleration::None),
         _ => return None,
     };
     let gjk = GjkSettings { acceleration, ..GjkSettings::default() };

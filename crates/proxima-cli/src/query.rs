@@ -46,6 +46,8 @@ pub enum AlgorithmArg {
     Sat,
     /// GJK (EPA for penetration) on support maps: every pair of bounded shapes.
     Gjk,
+    /// The ellipsoid solvers (ellipsoid with point, sphere, ellipsoid, polytope, polyhedron).
+    Ellipsoid,
 }
 
 impl AlgorithmArg {
@@ -58,6 +60,7 @@ impl AlgorithmArg {
             AlgorithmArg::Lp => Algorithm::Lp,
             AlgorithmArg::Sat => Algorithm::Sat,
             AlgorithmArg::Gjk => Algorithm::Gjk,
+            AlgorithmArg::Ellipsoid => Algorithm::Ellipsoid,
         }
     }
 }

@@ -28,7 +28,7 @@ use super::certificate::{Core, Radii, finish};
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
-use super::distance::{gjk, lcp};
+use super::distance::{ellipsoid, gjk, lcp};
 use super::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
     SignedDistance,
@@ -202,6 +202,9 @@ enum Route {
     Lcp,
     /// GJK + EPA on support maps (`distance/gjk.rs`).
     Gjk,
+    /// An ellipsoid solver (`distance/ellipsoid.rs`): ellipsoid with point, sphere, ellipsoid,
+    /// convex polytope or polyhedron.
+    Ellipsoid,
 }
 
 /// The closed form of a pair family, if it has one.
@@ -245,16 +248,20 @@ fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
     let closed = closed_form_route(a, b);
     let lcp = lcp::available(a, b);
     let gjk = a.is_bounded() && b.is_bounded();
+    let ellipsoid = ellipsoid::available(a, b);
     match settings.algorithm {
         Algorithm::ClosedForm => closed,
         Algorithm::Lcp => lcp.then_some(Route::Lcp),
         Algorithm::Gjk => gjk.then_some(Route::Gjk),
+        Algorithm::Ellipsoid => ellipsoid.then_some(Route::Ellipsoid),
         Algorithm::Lp | Algorithm::Sat => None,
         Algorithm::Auto => {
             if lcp && settings.arithmetic == Arithmetic::Exact {
                 Some(Route::Lcp)
             } else if closed.is_some() {
                 closed
+            } else if ellipsoid {
+                Some(Route::Ellipsoid)
             } else if lcp && (lcp_wins(a, b) || !gjk) {
                 Some(Route::Lcp)
             } else if gjk {
@@ -324,6 +331,7 @@ fn distance_ordered(
             lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
         }
         Route::Gjk => gjk::distance(a, pa, b, pb, settings, cache),
+        Route::Ellipsoid => ellipsoid::distance(a, pa, b, pb, settings),
     }
 }
 

@@ -94,6 +94,10 @@ pub enum Algorithm {
     /// GJK on support maps (EPA for the penetration depth), for every pair of bounded
     /// shapes; see [`crate::gjk`].
     Gjk,
+    /// The ellipsoid solvers of [`crate::ellipsoid`]: Newton on the support-function dual for
+    /// ellipsoid pairs (cost flat near contact), the vertex/edge/facet active set for polytope
+    /// or polyhedron – ellipsoid, the secular-equation projection for point/sphere – ellipsoid.
+    Ellipsoid,
 }
 
 impl Algorithm {
@@ -106,6 +110,7 @@ impl Algorithm {
             Algorithm::Lp => "lp",
             Algorithm::Sat => "sat",
             Algorithm::Gjk => "gjk",
+            Algorithm::Ellipsoid => "ellipsoid",
         }
     }
 }
@@ -214,6 +219,12 @@ pub enum QueryPath {
     ExactResolve,
     /// Exact arithmetic was requested.
     Exact,
+    /// An ellipsoid solver ([`crate::ellipsoid`]).
+    Ellipsoid {
+        /// Newton steps (dual Newton), active-set steps (polytope–ellipsoid) or projection
+        /// iterations (point/sphere–ellipsoid).
+        iterations: u32,
+    },
     /// GJK (and EPA when the cores overlap) on support maps.
     Gjk {
         /// How the GJK loop ended.

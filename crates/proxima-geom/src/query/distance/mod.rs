@@ -13,5 +13,6 @@
 pub(crate) mod distance_point_cuboid;
 pub(crate) mod distance_point_cylinder;
 pub(crate) mod distance_segment_segment;
+pub(crate) mod ellipsoid;
 pub(crate) mod gjk;
 pub(crate) mod lcp;
