@@ -36,7 +36,8 @@ fn protocol_tracks(seed: u64, tracks: usize) -> Vec<Vec<(Pose, Pose)>> {
     let mut rng = SmallRng::seed_from_u64(seed);
     (0..tracks)
         .map(|_| {
-            let (mut ra, mut rb) = (rot(&mut rng, 6.28), rot(&mut rng, 6.28));
+            let (mut ra, mut rb) =
+                (rot(&mut rng, std::f64::consts::TAU), rot(&mut rng, std::f64::consts::TAU));
             let (wa, wb) = (rot(&mut rng, 1f64.to_radians()), rot(&mut rng, 1f64.to_radians()));
             let mut t = Vector3::new(5.0, 5.0, 5.0)
                 + Vector3::new(
@@ -108,10 +109,12 @@ fn track_genball_full_scan(bencher: Bencher, order: usize) {
     track_bench(bencher, order, false);
 }
 
+type Track = (String, String, Vec<(Pose, Pose)>);
+
 struct Workload {
     shapes: std::collections::HashMap<String, FacetPolyhedron>,
     queries: Vec<(String, Pose, String, Pose)>,
-    tracks: Vec<(String, String, Vec<(Pose, Pose)>)>,
+    tracks: Vec<Track>,
 }
 
 fn pose(v: &serde_json::Value) -> Pose {
