@@ -8,6 +8,7 @@
 //! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
+//! proxima reproduce dqp3 --out DIR [--trajectories N]
 //! ```
 //!
 //! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error);
@@ -19,6 +20,7 @@ mod bench_lcp;
 mod common;
 mod demo;
 mod query;
+mod reproduce_dqp3;
 mod solve;
 mod solvers;
 mod workload;
@@ -48,6 +50,28 @@ enum Command {
     Query(query::QueryArgs),
     /// Time the geometry queries of a workload file and write JSON Lines results (harness contract).
     BenchGeometry(bench_geometry::BenchGeometryArgs),
+    /// Reproduce a spec's published results as SVG plots and a Markdown report.
+    Reproduce(ReproduceArgs),
+}
+
+/// `proxima reproduce TARGET --out DIR`.
+#[derive(Debug, clap::Args)]
+struct ReproduceArgs {
+    /// What to reproduce.
+    target: ReproduceTarget,
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Trajectories per size (DQP3: spec §7.2 protocol, 100 steps each).
+    #[arg(long, default_value_t = 100)]
+    trajectories: usize,
+}
+
+/// Reproduction targets.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ReproduceTarget {
+    /// DQP3 (spec dqp3-polyhedra-distance.md): time vs facets, cold vs tracking, crossover.
+    Dqp3,
 }
 
 fn main() -> ExitCode {
@@ -66,6 +90,9 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Query(args) => query::run(&args),
         Command::BenchGeometry(args) => bench_geometry::run(&args),
+        Command::Reproduce(args) => match args.target {
+            ReproduceTarget::Dqp3 => reproduce_dqp3::run(&args.out, args.trajectories),
+        },
     });
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,
