@@ -10,6 +10,12 @@ use crate::pose::Pose;
 
 type V = Vector3<f64>;
 
+/// Passes after which releases follow the smallest-index rule (anti-cycling at degenerate
+/// vertices where more than three facets meet).
+const BLAND_AFTER: usize = 25;
+/// Consecutive non-improving alpha steps without a new constraint treated as a zero step.
+const STALL_PASSES: usize = 3;
+
 /// Warm-start state: object-frame points and active sets (insertion order).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Warm {
@@ -57,30 +63,58 @@ fn detect(p: &FacetPolyhedron, x: &V) -> ([u32; 3], usize) {
 /// 1e-10·|dx|; it also keeps dependent normals out of the active set).
 #[inline]
 fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) -> (f64, u32) {
-    let dn = dx.norm();
-    let thr = -1e-10 * dn;
-    let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
-    let mut visit = |j: usize| {
-        let ad = p.ax[j] * dx.x + p.ay[j] * dx.y + p.az[j] * dx.z;
-        if ad < thr {
-            let s = p.ax[j] * x.x + p.ay[j] * x.y + p.az[j] * x.z - p.b[j];
-            let r = (s / -ad).max(0.0);
-            if r < best && !act.contains(&(j as u32)) {
+    let thr = -1e-10 * dx.norm();
+    if adjacency && !act.is_empty() {
+        let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
+        for &j in p.neighbours(act[0] as usize) {
+            let r = ratio(p, j as usize, x, dx, thr);
+            if r < best && !act.contains(&j) {
                 best = r;
-                arg = j as u32;
+                arg = j;
             }
         }
-    };
-    if adjacency && !act.is_empty() {
-        for &j in p.neighbours(act[0] as usize) {
-            visit(j as usize);
+        return (best, arg);
+    }
+    // Full scan in two passes: a branch-free minimum (vectorizable), then the first index
+    // attaining it (the same arithmetic, so the value compares equal).
+    let m = p.num_facets();
+    let mut acc = [f64::INFINITY; 4];
+    let chunks = m / 4;
+    for c in 0..chunks {
+        for (l, a) in acc.iter_mut().enumerate() {
+            *a = a.min(ratio(p, 4 * c + l, x, dx, thr));
         }
-    } else {
-        for j in 0..p.num_facets() {
-            visit(j);
+    }
+    let mut best = acc.iter().fold(f64::INFINITY, |s, v| s.min(*v));
+    for j in 4 * chunks..m {
+        best = best.min(ratio(p, j, x, dx, thr));
+    }
+    if best == f64::INFINITY {
+        return (best, u32::MAX);
+    }
+    let first = (0..m).find(|&j| ratio(p, j, x, dx, thr) == best).map_or(u32::MAX, |j| j as u32);
+    if !act.contains(&first) {
+        return (best, first);
+    }
+    // An active constraint attained the minimum (round-off): exact scan that skips it.
+    let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
+    for j in 0..m {
+        let r = ratio(p, j, x, dx, thr);
+        if r < best && !act.contains(&(j as u32)) {
+            best = r;
+            arg = j as u32;
         }
     }
     (best, arg)
+}
+
+/// Step length to constraint j along dx (∞ when not approached), clamped at 0.
+#[inline(always)]
+fn ratio(p: &FacetPolyhedron, j: usize, x: &V, dx: &V, thr: f64) -> f64 {
+    let (ax, ay, az) = (p.ax[j], p.ay[j], p.az[j]);
+    let ad = ax * dx.x + ay * dx.y + az * dx.z;
+    let s = ax * x.x + ay * x.y + az * x.z - p.b[j];
+    if ad < thr { s.max(0.0) / -ad } else { f64::INFINITY }
 }
 
 /// Runs DQP3 from `warm` (consistent or re-detected); updates `warm` with the final state.
@@ -113,6 +147,7 @@ pub(super) fn run(
     let cap = settings.max_passes.unwrap_or_else(|| 100.max((p[0].num_facets() + p[1].num_facets()) / 4));
     let (mut passes, mut alpha_steps) = (0usize, 0usize);
     let mut status = Dqp3Status::IterationLimit;
+    let mut stall = 0usize;
     while passes < cap {
         passes += 1;
         let xa = [r[0] * warm.x[0] + t[0], r[1] * warm.x[1] + t[1]];
@@ -136,7 +171,8 @@ pub(super) fn run(
             d2 = V::zeros();
         }
         let zero = settings.zero_step * (1.0 + dist);
-        if d1.norm_squared() + d2.norm_squared() < zero * zero {
+        if d1.norm_squared() + d2.norm_squared() < zero * zero || stall >= STALL_PASSES {
+            stall = 0;
             // Lambda step: release the single most negative multiplier (ties → object 1).
             let l1 = lambdas(&na[0][..warm.count[0]], -d);
             let l2 = lambdas(&na[1][..warm.count[1]], d);
@@ -145,8 +181,21 @@ pub(super) fn run(
             };
             let (k1, m1) = min_of(&l1, warm.count[0]);
             let (k2, m2) = min_of(&l2, warm.count[1]);
-            let (obj, k, m) = if m2 < m1 { (1, k2, m2) } else { (0, k1, m1) };
-            if m < -settings.release_tolerance * dist {
+            let (mut obj, mut k, m) = if m2 < m1 { (1, k2, m2) } else { (0, k1, m1) };
+            let release = -settings.release_tolerance * dist;
+            if passes > BLAND_AFTER && m < release {
+                // Anti-cycling (Bland-like): after many passes release the negative multiplier
+                // of the smallest facet index (object 1 first) instead of the most negative.
+                let smallest = |l: &[f64; 3], i: usize| {
+                    (0..warm.count[i]).filter(|&q| l[q] < release).min_by_key(|&q| warm.act[i][q])
+                };
+                if let Some(q) = smallest(&l1, 0) {
+                    (obj, k) = (0, q);
+                } else if let Some(q) = smallest(&l2, 1) {
+                    (obj, k) = (1, q);
+                }
+            }
+            if m < release {
                 let n = warm.count[obj];
                 for s in k..n - 1 {
                     warm.act[obj][s] = warm.act[obj][s + 1];
@@ -183,6 +232,14 @@ pub(super) fn run(
         }
         // Monotonicity guard.
         let new_dist = (d + dd[1] - dd[0]).norm();
+        // Stall stop (the Matlab listing's rule): alpha steps that add nothing and reduce the
+        // distance by less than zero_step·(1 + D) are round-off creep (nearly parallel edges);
+        // the certificate's gap reports what is left.
+        if !(added[0] || added[1]) && new_dist >= dist - settings.zero_step * (1.0 + dist) {
+            stall += 1;
+        } else {
+            stall = 0;
+        }
         if new_dist > dist + 1e-9 * (1.0 + dist) {
             if !(added[0] || added[1]) {
                 status = Dqp3Status::Retreat;
