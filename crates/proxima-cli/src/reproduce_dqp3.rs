@@ -241,7 +241,7 @@ pub fn run(out: &Path, trajectories: usize) -> Result<()> {
         "N1+N2 (facets)",
         "µs per query",
         &[
-            ("cold (centroid start)", RED, rows.iter().map(|r| (n(r), r.cold_us)).collect()),
+            ("cold (centroid start, adjacency)", RED, rows.iter().map(|r| (n(r), r.cold_us)).collect()),
             ("tracking, full scan", BLUE, rows.iter().map(|r| (n(r), r.warm_full_us)).collect()),
             ("tracking, adjacency", GREEN, rows.iter().map(|r| (n(r), r.warm_adj_us)).collect()),
             ("thesis tracking, 900 MHz Athlon", BLACK, TABLE_4_3.iter().map(|t| (t.0 as f64, t.2)).collect()),

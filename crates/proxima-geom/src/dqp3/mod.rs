@@ -68,7 +68,8 @@ pub struct Dqp3Settings {
     pub zero_step: f64,
     /// A constraint is released when λ < −this × D. Default 1e-9.
     pub release_tolerance: f64,
-    /// Use facet adjacency in the tracker's ratio test. Default true.
+    /// Restrict the ratio test of an object with an active facet to that facet's neighbours
+    /// (exact, see [`FacetPolyhedron`]). Default true; false gives the thesis's full O(N) scans.
     pub use_adjacency: bool,
 }
 
@@ -162,7 +163,8 @@ impl Dqp3Result {
     }
 }
 
-/// Cold DQP3 distance (start at the centroids, full ratio-test scans).
+/// Cold DQP3 distance (start at the centroids; adjacency-restricted ratio tests once a point
+/// has an active facet, when [`Dqp3Settings::use_adjacency`] is on).
 pub fn distance_dqp3(
     a: &FacetPolyhedron,
     pose_a: &Pose,
@@ -172,7 +174,7 @@ pub fn distance_dqp3(
 ) -> Result<Dqp3Result, GeomError> {
     settings.validate()?;
     let mut warm = cold_state(a, b);
-    Ok(solver::run([a, b], [pose_a, pose_b], &mut warm, settings, false))
+    Ok(solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency))
 }
 
 fn cold_state(a: &FacetPolyhedron, b: &FacetPolyhedron) -> solver::Warm {
