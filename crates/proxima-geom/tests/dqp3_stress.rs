@@ -122,6 +122,8 @@ fn near_degenerate_facets() {
         }
         let p = FacetPolyhedron::from_inward(&c).unwrap();
         let plain = genball(order).unwrap();
+        // Random jumps: the tracker's warm start (with adjacency) must still agree.
+        let mut tracker = Dqp3Tracker::new(&p, &p);
         for _ in 0..200 {
             let pa = Pose::from_matrix(rot(&mut rng, 6.3), Vector3::zeros()).unwrap();
             let t = Vector3::new(
@@ -134,6 +136,9 @@ fn near_degenerate_facets() {
             let s = distance_dqp3(&plain, &pa, &plain, &pb, &Dqp3Settings::default()).unwrap();
             assert_eq!(r.status, Dqp3Status::Optimal);
             assert!((r.distance() - s.distance()).abs() <= 1e-9, "{} vs {}", r.distance(), s.distance());
+            let w = tracker.step(&pa, &pb);
+            assert_eq!(w.status, Dqp3Status::Optimal);
+            assert!((w.distance() - s.distance()).abs() <= 1e-9);
         }
     }
 }

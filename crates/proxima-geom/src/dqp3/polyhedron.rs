@@ -8,7 +8,8 @@
 //! Each facet's polygon is computed by clipping a large square in its plane (half-size
 //! [`CLIP_EXTENT`] × (1 + max |b|)) against every other half-space (Sutherland–Hodgman, each
 //! polygon edge labelled with the constraint that produced it). This gives, in O(m²):
-//! * the **adjacency** of facet k: the constraints labelling edges of its polygon (edges of
+//! * the **adjacency** of facet k (plus its near-twins: same-side planes with normals within
+//!   ~1e-9, which are not clipped against, only listed): the constraints labelling edges of its polygon (edges of
 //!   zero length included, so facets meeting only at a degenerate vertex are neighbours too —
 //!   a superset, harmless for the alpha step);
 //! * **boundedness**: a polygon that keeps an edge of the initial square is unbounded;
@@ -163,8 +164,15 @@ impl FacetPolyhedron {
                 (o + (-u - v) * extent, BOX),
                 (o + (u - v) * extent, BOX),
             ];
+            let mut twins = Vec::new();
             for j in 0..m {
                 if j == k || poly.is_empty() {
+                    continue;
+                }
+                // A (nearly) parallel, same-side plane would cut the huge square along a
+                // meaningless line: it is a twin of facet k (or redundant), not a polygon edge.
+                if normals[j].dot(&a) > 0.0 && normals[j].cross(&a).norm_squared() < 1e-18 {
+                    twins.push(j as u32);
                     continue;
                 }
                 poly = clip(&poly, &normals[j], offsets[j], j as u32, tol);
@@ -195,6 +203,9 @@ impl FacetPolyhedron {
                 .collect();
             let poly = refined;
             let mut nb: Vec<u32> = poly.iter().map(|(_, l)| *l).collect();
+            if !poly.is_empty() {
+                nb.extend(&twins);
+            }
             nb.sort_unstable();
             nb.dedup();
             adj.extend(nb);
