@@ -179,7 +179,7 @@ pub fn distance_dqp3(
 
 fn cold_state(a: &FacetPolyhedron, b: &FacetPolyhedron) -> solver::Warm {
     // The centroids are strictly interior (checked by the constructors): no active facet.
-    solver::Warm { x: [a.centroid, b.centroid], act: [[0; 3]; 2], count: [0, 0] }
+    solver::Warm { x: [a.centroid, b.centroid], act: [[0; 3]; 2], count: [0, 0], margin: [0.0; 2] }
 }
 
 /// Warm-started DQP3 along a trajectory: keeps the object-frame points and active sets

@@ -22,6 +22,9 @@ pub(super) struct Warm {
     pub x: [V; 2],
     pub act: [[u32; 3]; 2],
     pub count: [usize; 2],
+    /// A lower bound on min_j slack_j at x (object frame) while no facet is active, or 0
+    /// (unknown): a space step shorter than it cannot hit any facet, so no scan is needed.
+    pub margin: [f64; 2],
 }
 
 /// Object-frame slack tolerance for the active-set consistency check.
@@ -62,7 +65,7 @@ fn detect(p: &FacetPolyhedron, x: &V) -> ([u32; 3], usize) {
 /// Constraints with |a·d̂| ≤ 1e-10 are not blocking (the violation this allows is at most
 /// 1e-10·|dx|; it also keeps dependent normals out of the active set).
 #[inline]
-fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) -> (f64, u32) {
+fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) -> (f64, u32, f64) {
     let thr = -1e-10 * dx.norm();
     if adjacency && !act.is_empty() {
         let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
@@ -73,28 +76,33 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) 
                 arg = j;
             }
         }
-        return (best, arg);
+        return (best, arg, 0.0);
     }
     // Full scan in two passes: a branch-free minimum (vectorizable), then the first index
     // attaining it (the same arithmetic, so the value compares equal).
     let m = p.num_facets();
     let mut acc = [f64::INFINITY; 4];
+    let mut sacc = [f64::INFINITY; 4];
     let chunks = m / 4;
     for c in 0..chunks {
-        for (l, a) in acc.iter_mut().enumerate() {
-            *a = a.min(ratio(p, 4 * c + l, x, dx, thr));
+        for l in 0..4 {
+            let j = 4 * c + l;
+            acc[l] = acc[l].min(ratio(p, j, x, dx, thr));
+            sacc[l] = sacc[l].min(p.ax[j] * x.x + p.ay[j] * x.y + p.az[j] * x.z - p.b[j]);
         }
     }
     let mut best = acc.iter().fold(f64::INFINITY, |s, v| s.min(*v));
+    let mut smin = sacc.iter().fold(f64::INFINITY, |s, v| s.min(*v));
     for j in 4 * chunks..m {
         best = best.min(ratio(p, j, x, dx, thr));
+        smin = smin.min(p.ax[j] * x.x + p.ay[j] * x.y + p.az[j] * x.z - p.b[j]);
     }
     if best == f64::INFINITY {
-        return (best, u32::MAX);
+        return (best, u32::MAX, smin);
     }
     let first = (0..m).find(|&j| ratio(p, j, x, dx, thr) == best).map_or(u32::MAX, |j| j as u32);
     if !act.contains(&first) {
-        return (best, first);
+        return (best, first, smin);
     }
     // An active constraint attained the minimum (round-off): exact scan that skips it.
     let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
@@ -105,7 +113,7 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) 
             arg = j as u32;
         }
     }
-    (best, arg)
+    (best, arg, smin)
 }
 
 /// Step length to constraint j along dx (∞ when not approached), clamped at 0.
@@ -136,6 +144,7 @@ pub(super) fn run(
             let (a, n) = detect(p[i], &warm.x[i]);
             warm.act[i] = a;
             warm.count[i] = n;
+            warm.margin[i] = 0.0;
         }
     }
     let mut na: [[V; 3]; 2] = [[V::zeros(); 3]; 2];
@@ -202,6 +211,7 @@ pub(super) fn run(
                     na[obj][s] = na[obj][s + 1];
                 }
                 warm.count[obj] -= 1;
+                warm.margin[obj] = 0.0;
                 continue;
             }
             status = Dqp3Status::Optimal;
@@ -218,8 +228,17 @@ pub(super) fn run(
                 continue;
             }
             dobj[i] = r[i].transpose() * dd[i];
-            let (a, j) = ratio_test(p[i], &warm.x[i], &dobj[i], &warm.act[i][..warm.count[i]], adjacency);
+            let len = dobj[i].norm();
+            if warm.count[i] == 0 && len < warm.margin[i] {
+                // Interior point, step shorter than the slack bound: nothing can block.
+                warm.margin[i] -= len;
+                continue;
+            }
+            let (a, j, smin) =
+                ratio_test(p[i], &warm.x[i], &dobj[i], &warm.act[i][..warm.count[i]], adjacency);
+            warm.margin[i] = if warm.count[i] == 0 { smin - len } else { 0.0 };
             if a < 1.0 && warm.count[i] < 3 {
+                warm.margin[i] = 0.0;
                 alpha[i] = a;
                 dobj[i] *= a;
                 dd[i] *= a;
