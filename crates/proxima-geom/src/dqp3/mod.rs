@@ -41,6 +41,30 @@
 //! slacks, ρ the circumradius about the centroid c), and likewise for object 2, so the
 //! distance is at least (D² − e1 − e2)/D.
 //!
+//! # Example
+//!
+//! ```
+//! use proxima_geom::Pose;
+//! use proxima_geom::dqp3::{Dqp3Settings, Dqp3Status, Dqp3Tracker, distance_dqp3, genball};
+//!
+//! // Two order-6 facet-balls (46 facets each, inscribed unit spheres) 5 apart along x: the
+//! // facets x = 1 and x = 4 face each other, so the distance is 3.
+//! let ball = genball(6)?;
+//! let far = Pose::from_translation([5.0, 0.0, 0.0])?;
+//! let r = distance_dqp3(&ball, &Pose::identity(), &ball, &far, &Dqp3Settings::default())?;
+//! assert_eq!(r.status, Dqp3Status::Optimal);
+//! assert!((r.distance() - 3.0).abs() < 1e-12 && r.lower <= r.upper);
+//!
+//! // Tracking: the warm state follows the objects' poses.
+//! let mut tracker = Dqp3Tracker::new(&ball, &ball);
+//! for k in 0..10 {
+//!     let pose_b = Pose::from_translation([5.0 - 0.1 * k as f64, 0.0, 0.0])?;
+//!     let step = tracker.step(&Pose::identity(), &pose_b);
+//!     assert!((step.distance() - (3.0 - 0.1 * k as f64)).abs() < 1e-12);
+//! }
+//! # Ok::<(), proxima_geom::GeomError>(())
+//! ```
+//!
 //! # Edge cases
 //! Intersecting objects end with x1 = x2, a common point ([`Dqp3Outcome::Intersecting`]); no
 //! penetration depth is computed. Bad shapes are rejected by the [`FacetPolyhedron`]
