@@ -324,3 +324,60 @@ fn hull_of_vertices_matches_the_facet_form() {
     let c = FacetPolyhedron::from_vertices(&corners).unwrap();
     assert_eq!(c.num_facets(), 6);
 }
+
+/// The same distance QP through Lemke (`solve_qp`), with the scene shifted by +50 so that the
+/// QP's implicit bounds x ≥ 0 are inactive. `None` when the float run is not certified.
+fn lemke_distance(a: &FacetPolyhedron, pa: &Pose, b: &FacetPolyhedron, pb: &Pose) -> Option<f64> {
+    use proxima_lcp::{ConvexQp, QpSettings, QpStatus, solve_qp};
+    let shift = Vector3::new(50.0, 50.0, 50.0);
+    let mut h = vec![0.0; 36];
+    for i in 0..3 {
+        h[i * 6 + i] = 1.0;
+        h[(i + 3) * 6 + i + 3] = 1.0;
+        h[i * 6 + i + 3] = -1.0;
+        h[(i + 3) * 6 + i] = -1.0;
+    }
+    let (mut rows, mut rhs) = (Vec::new(), Vec::new());
+    for (obj, p, pose) in [(0, a, pa), (1, b, pb)] {
+        for j in 0..p.num_facets() {
+            let n = pose.rotation() * p.normal(j);
+            let mut row = vec![0.0; 6];
+            row[obj * 3..obj * 3 + 3].copy_from_slice(n.as_slice());
+            rows.extend(row);
+            rhs.push(p.offset(j) + n.dot(&(pose.translation() + shift)));
+        }
+    }
+    let qp = ConvexQp::new(h, vec![0.0; 6], 0.0).unwrap().with_inequalities(rows, rhs).unwrap();
+    let mut s = QpSettings::default();
+    s.lemke.fallback.exact_resolve_max_n = 0;
+    let sol = solve_qp(&qp, &s).ok()?;
+    (sol.status == QpStatus::Solved).then(|| (2.0 * sol.objective).max(0.0).sqrt())
+}
+
+#[test]
+fn agrees_with_lemke_on_small_pairs() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let objects = [genball(2).unwrap(), genball(3).unwrap(), ellipsoid_model(3, [1.0, 2.0, 0.5]).unwrap()];
+    let mut compared = 0;
+    for trial in 0..60 {
+        let a = &objects[rng.random_range(0..objects.len())];
+        let b = &objects[rng.random_range(0..objects.len())];
+        let dir = Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        );
+        let pa = pose(random_rotation(&mut rng), [0.0; 3]);
+        let pb = pose(random_rotation(&mut rng), (dir.normalize() * rng.random_range(0.0..6.0)).into());
+        let r = distance_dqp3(a, &pa, b, &pb, &Dqp3Settings::default()).unwrap();
+        if let Some(l) = lemke_distance(a, &pa, b, &pb) {
+            // sqrt of a float objective: 1e-9 relative, looser (1e-7) only near contact.
+            assert!(
+                (r.distance() - l).abs() <= 1e-9 * l.max(1.0) + if l < 1e-6 { 1e-7 } else { 0.0 },
+                "trial {trial}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40, "{compared}");
+}
