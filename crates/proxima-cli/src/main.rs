@@ -11,6 +11,7 @@
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
 //! proxima reproduce lcp-methods --out DIR [--count 100] [--seed 1] [--quick]
 //! proxima reproduce ellipsoids --out DIR
+//! proxima reproduce dqp3 --out DIR [--trajectories N]
 //! ```
 //!
 //! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error);
@@ -23,6 +24,7 @@ mod common;
 mod demo;
 mod plot;
 mod query;
+mod reproduce_dqp3;
 mod reproduce_ellipsoids;
 mod reproduce_lcp;
 mod solve;
@@ -71,6 +73,20 @@ enum Reproduce {
     /// Ellipsoid distance (spec ellipsoid-distance.md Table 5.2): every method at separations
     /// 5 … 0.001, plus the harness workload against an independent oracle.
     Ellipsoids(OutArgs),
+    /// DQP3 (spec dqp3-polyhedra-distance.md): time vs facet count, cold vs tracking, the
+    /// tracking-steps crossover, the flat tracking curve with adjacency.
+    Dqp3(Dqp3Args),
+}
+
+/// Arguments of `proxima reproduce dqp3`.
+#[derive(Debug, clap::Args)]
+struct Dqp3Args {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Trajectories per size (spec §7.2 protocol, 100 steps each).
+    #[arg(long, default_value_t = 100)]
+    trajectories: usize,
 }
 
 /// A target that only needs an output directory.
@@ -99,6 +115,7 @@ fn main() -> ExitCode {
         Command::BenchGeometry(args) => bench_geometry::run(&args),
         Command::Reproduce(Reproduce::LcpMethods(args)) => reproduce_lcp::run_lcp_methods(&args),
         Command::Reproduce(Reproduce::Ellipsoids(args)) => reproduce_ellipsoids::run(&args.out),
+        Command::Reproduce(Reproduce::Dqp3(args)) => reproduce_dqp3::run(&args.out, args.trajectories),
     });
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,

@@ -1,1 +1,0 @@
-//! DQP3: active-set distance between half-space polyhedra (in progress).
