@@ -52,7 +52,7 @@ pub struct BenchGeometryArgs {
 
 /// The known variants and their settings.
 pub const VARIANTS: &[&str] =
-    &["default", "float", "exact", "lcp", "lcp_float", "gjk", "nesterov", "polyak", "ellipsoid"];
+    &["default", "float", "exact", "lcp", "lcp_float", "gjk", "nesterov", "polyak", "ellipsoid", "dqp3"];
 
 fn variant_settings(name: &str) -> Option<QuerySettings> {
     let (algorithm, arithmetic, acceleration) = match name {
@@ -65,6 +65,7 @@ fn variant_settings(name: &str) -> Option<QuerySettings> {
         "nesterov" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::Nesterov),
         "polyak" => (Algorithm::Gjk, Arithmetic::Certified, Acceleration::Polyak),
         "ellipsoid" => (Algorithm::Ellipsoid, Arithmetic::Certified, Acceleration::None),
+        "dqp3" => (Algorithm::Dqp3, Arithmetic::Certified, Acceleration::None),
         _ => return None,
     };
     let gjk = GjkSettings { acceleration, ..GjkSettings::default() };
@@ -92,7 +93,7 @@ pub fn civil_date(days: i64) -> String {
 }
 
 /// One untimed warm-up pass, then `repeat` timed passes; wall time of each pass in ns.
-fn time_passes(repeat: usize, mut pass: impl FnMut()) -> Vec<u64> {
+pub(crate) fn time_passes(repeat: usize, mut pass: impl FnMut()) -> Vec<u64> {
     pass();
     (0..repeat)
         .map(|_| {
@@ -116,7 +117,7 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// A timing record (FORMAT.md); per-query figures are `null` when the section had no
 /// supported item. Extras: `skipped` (items left out of timing), `num_intersecting` (collide).
 #[derive(Debug, Clone, Serialize)]
-struct TimingRecord {
+pub(crate) struct TimingRecord {
     kind: &'static str,
     section: &'static str,
     variant: String,
@@ -130,7 +131,7 @@ struct TimingRecord {
     num_intersecting: Option<usize>,
 }
 
-fn timing_record(
+pub(crate) fn timing_record(
     section: &'static str,
     variant: &str,
     n: usize,
@@ -154,7 +155,7 @@ fn timing_record(
     }
 }
 
-fn summary(w: &Workload, t: &TimingRecord) {
+pub(crate) fn summary(w: &Workload, t: &TimingRecord) {
     let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
     eprintln!(
         "proxima {} {}:{}: n={} skipped={} ns/query min {} median {}",
@@ -171,7 +172,7 @@ fn summary(w: &Workload, t: &TimingRecord) {
 /// A query or track record (FORMAT.md) from an untimed result; extras after the required
 /// fields: the certificate, algorithm and path, or `skipped` with the reason.
 #[derive(Debug, Serialize)]
-struct ResultRecord<'a> {
+pub(crate) struct ResultRecord<'a> {
     kind: &'static str,
     variant: &'a str,
     i: usize,
@@ -198,7 +199,7 @@ struct ResultRecord<'a> {
     error: Option<String>,
 }
 
-fn result_record<'a>(
+pub(crate) fn result_record<'a>(
     kind: &'static str,
     variant: &'a str,
     i: usize,
@@ -228,7 +229,7 @@ fn result_record<'a>(
 }
 
 /// The signed distance of an answered pair whose answer lacks the depth (untimed).
-fn signed_fallback(
+pub(crate) fn signed_fallback(
     out: &Outcome<DistanceResult>,
     (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
     settings: &QuerySettings,
@@ -437,7 +438,12 @@ pub fn run(args: &BenchGeometryArgs) -> Result<()> {
     serde_json::to_writer(&mut out, &meta)?;
     writeln!(out)?;
     for (name, settings) in &variants {
-        for rec in run_variant(&w, name, settings, args.repeat)? {
+        let lines = if name == "dqp3" {
+            crate::bench_dqp3::run_variant(&w, args.repeat)?
+        } else {
+            run_variant(&w, name, settings, args.repeat)?
+        };
+        for rec in lines {
             writeln!(out, "{rec}")?;
         }
     }

@@ -18,6 +18,7 @@
 //! 2 for bad arguments or bad input (missing file, malformed data, NaN, mismatched sizes), with
 //! one line `error: ...` on stderr; 3 for an internal error (a panic, reported on one line).
 
+mod bench_dqp3;
 mod bench_geometry;
 mod bench_lcp;
 mod common;

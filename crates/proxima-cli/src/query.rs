@@ -48,6 +48,8 @@ pub enum AlgorithmArg {
     Gjk,
     /// The ellipsoid solvers (ellipsoid with point, sphere, ellipsoid, polytope, polyhedron).
     Ellipsoid,
+    /// DQP3 on boxes, convex polytopes and polyhedra (converted to facet form per query).
+    Dqp3,
 }
 
 impl AlgorithmArg {
@@ -61,6 +63,7 @@ impl AlgorithmArg {
             AlgorithmArg::Sat => Algorithm::Sat,
             AlgorithmArg::Gjk => Algorithm::Gjk,
             AlgorithmArg::Ellipsoid => Algorithm::Ellipsoid,
+            AlgorithmArg::Dqp3 => Algorithm::Dqp3,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! starting, and the zero-eigenvalue study — as SVG figures plus `report.md`, which puts our
 //! numbers beside the spec's and checks the spec's §8 C acceptance bands.
 //!
-//! Counting follows spec §4 [H]: a splitting iteration is one sweep; a Newton iteration is one
+//! Counting follows spec §4 (the companion code's convention): a splitting iteration is one sweep; a Newton iteration is one
 //! pass of the loop (merit evaluation, tests, direction, line search), so a run that converges
 //! after k Newton steps reports k + 1 (the pass that detected convergence).
 

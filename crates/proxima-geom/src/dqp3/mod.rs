@@ -82,6 +82,7 @@ pub use polyhedron::{CLIP_EXTENT, FacetPolyhedron};
 
 use crate::error::GeomError;
 use crate::pose::Pose;
+use crate::shape::Shape;
 
 /// Settings of DQP3.
 #[derive(Debug, Clone, PartialEq)]
@@ -185,6 +186,57 @@ impl Dqp3Result {
             Dqp3Outcome::Intersecting { point } => (point, point),
         }
     }
+}
+
+/// The facet form of a shape in its local frame: a cuboid by its six planes, a half-space
+/// polyhedron by its half-spaces, a vertex polytope through the polar dual. Other shapes:
+/// [`GeomError::Degenerate`]. Build it once per shape and reuse it (O(m²) clipping).
+pub fn facet_form(s: &Shape) -> Result<FacetPolyhedron, GeomError> {
+    match s {
+        Shape::Cuboid(c) => {
+            let h = c.half_extents();
+            FacetPolyhedron::from_outward(&[
+                ([1.0, 0.0, 0.0], h.x),
+                ([-1.0, 0.0, 0.0], h.x),
+                ([0.0, 1.0, 0.0], h.y),
+                ([0.0, -1.0, 0.0], h.y),
+                ([0.0, 0.0, 1.0], h.z),
+                ([0.0, 0.0, -1.0], h.z),
+            ])
+        }
+        Shape::Polyhedron(p) => FacetPolyhedron::from_polyhedron(p),
+        Shape::ConvexPolytope(p) => {
+            let v: Vec<[f64; 3]> = p.vertices().iter().map(|q| [q.x, q.y, q.z]).collect();
+            FacetPolyhedron::from_vertices(&v)
+        }
+        _ => {
+            Err(GeomError::Degenerate { what: "DQP3 needs a box, convex polytope or half-space polyhedron" })
+        }
+    }
+}
+
+/// A DQP3 answer in the query API's form: `Separated` with witnesses and normal, or
+/// `Intersecting` with the common point; certificate `[lower, upper]`; algorithm
+/// [`Algorithm::Dqp3`](crate::Algorithm::Dqp3). `None` unless the run ended
+/// [`Dqp3Status::Optimal`] (a pass limit or retreat is not an answer).
+pub fn to_distance_result(r: &Dqp3Result) -> Option<crate::DistanceResult> {
+    if r.status != Dqp3Status::Optimal {
+        return None;
+    }
+    let proximity = match r.outcome {
+        Dqp3Outcome::Separated { distance, point_a, point_b, normal } => {
+            crate::Proximity::Separated { distance, point_a, point_b, normal }
+        }
+        Dqp3Outcome::Intersecting { point } => {
+            crate::Proximity::Intersecting { point: Some(point), depth: None }
+        }
+    };
+    Some(crate::DistanceResult {
+        proximity,
+        certificate: crate::Certificate { lower: r.lower.max(0.0), upper: r.upper },
+        algorithm: crate::Algorithm::Dqp3,
+        path: crate::QueryPath::Dqp3 { passes: u32::try_from(r.passes).unwrap_or(u32::MAX) },
+    })
 }
 
 /// Cold DQP3 distance (start at the centroids; adjacency-restricted ratio tests once a point

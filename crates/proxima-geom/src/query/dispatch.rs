@@ -28,7 +28,7 @@ use super::certificate::{Core, Radii, finish};
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
-use super::distance::{ellipsoid, gjk, lcp};
+use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
     SignedDistance,
@@ -205,6 +205,8 @@ enum Route {
     /// An ellipsoid solver (`distance/ellipsoid.rs`): ellipsoid with point, sphere, ellipsoid,
     /// convex polytope or polyhedron.
     Ellipsoid,
+    /// DQP3 on the pair converted to facet form (`distance/dqp3.rs`); forced only.
+    Dqp3,
 }
 
 /// The closed form of a pair family, if it has one.
@@ -254,6 +256,7 @@ fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
         Algorithm::Lcp => lcp.then_some(Route::Lcp),
         Algorithm::Gjk => gjk.then_some(Route::Gjk),
         Algorithm::Ellipsoid => ellipsoid.then_some(Route::Ellipsoid),
+        Algorithm::Dqp3 => dqp3::available(a, b).then_some(Route::Dqp3),
         Algorithm::Lp | Algorithm::Sat => None,
         Algorithm::Auto => {
             if lcp && settings.arithmetic == Arithmetic::Exact {
@@ -332,6 +335,7 @@ fn distance_ordered(
         }
         Route::Gjk => gjk::distance(a, pa, b, pb, settings, cache),
         Route::Ellipsoid => ellipsoid::distance(a, pa, b, pb, settings),
+        Route::Dqp3 => dqp3::distance(a, pa, b, pb, settings),
     }
 }
 

@@ -98,6 +98,11 @@ pub enum Algorithm {
     /// ellipsoid pairs (cost flat near contact), the vertex/edge/facet active set for polytope
     /// or polyhedron – ellipsoid, the secular-equation projection for point/sphere – ellipsoid.
     Ellipsoid,
+    /// DQP3 ([`crate::dqp3`]), the active-set distance between half-space polyhedra, for
+    /// convex polytope / polyhedron / box pairs when asked for: each call converts both shapes
+    /// to facet form (O(m²) clipping), so for repeated queries build
+    /// [`crate::dqp3::FacetPolyhedron`]s once and use [`crate::dqp3::Dqp3Tracker`].
+    Dqp3,
 }
 
 impl Algorithm {
@@ -111,6 +116,7 @@ impl Algorithm {
             Algorithm::Sat => "sat",
             Algorithm::Gjk => "gjk",
             Algorithm::Ellipsoid => "ellipsoid",
+            Algorithm::Dqp3 => "dqp3",
         }
     }
 }
@@ -224,6 +230,11 @@ pub enum QueryPath {
         /// Newton steps (dual Newton), active-set steps (polytope–ellipsoid) or projection
         /// iterations (point/sphere–ellipsoid).
         iterations: u32,
+    },
+    /// DQP3 on half-space polyhedra.
+    Dqp3 {
+        /// Delta/lambda/alpha passes.
+        passes: u32,
     },
     /// GJK (and EPA when the cores overlap) on support maps.
     Gjk {

@@ -13,6 +13,7 @@
 pub(crate) mod distance_point_cuboid;
 pub(crate) mod distance_point_cylinder;
 pub(crate) mod distance_segment_segment;
+pub(crate) mod dqp3;
 pub(crate) mod ellipsoid;
 pub(crate) mod gjk;
 pub(crate) mod lcp;

@@ -1,0 +1,132 @@
+//! The `dqp3` variant of `proxima bench-geometry`: DQP3 ([`proxima_geom::dqp3`]) on facet forms
+//! built once per shape, outside the timed region (the conversion is O(m²) clipping, done
+//! once per object in any real use). Cold `queries` and `track_cold` call `distance_dqp3`;
+//! `track_warm` runs one [`Dqp3Tracker`] per track (built-in transforms: only the poses change
+//! per step). Shapes without a facet form (spheres, ellipsoids...) and runs that end without
+//! an optimal answer are counted as skipped. Records use the harness's result format; there is
+//! no `collide` section (DQP3 is a distance algorithm).
+
+use std::hint::black_box;
+
+use anyhow::Result;
+use proxima_geom::dqp3::{
+    Dqp3Settings, Dqp3Tracker, FacetPolyhedron, distance_dqp3, facet_form, to_distance_result,
+};
+use proxima_geom::{DistanceResult, QuerySettings};
+
+use crate::bench_geometry::{result_record, signed_fallback, summary, time_passes, timing_record};
+use crate::common::{self, Internal};
+use crate::query::Outcome;
+use crate::workload::Workload;
+
+const VARIANT: &str = "dqp3";
+
+fn answer(
+    facets: &[Option<FacetPolyhedron>],
+    a: usize,
+    pa: &proxima_geom::Pose,
+    b: usize,
+    pb: &proxima_geom::Pose,
+) -> Outcome<DistanceResult> {
+    let (Some(fa), Some(fb)) = (&facets[a], &facets[b]) else {
+        return Outcome::Unsupported("dqp3 needs boxes, convex polytopes or polyhedra".into());
+    };
+    match distance_dqp3(fa, pa, fb, pb, &Dqp3Settings::default()) {
+        Ok(r) => match to_distance_result(&r) {
+            Some(d) => Outcome::Ok(d),
+            None => Outcome::Error(format!("dqp3 ended {:?} without an answer", r.status)),
+        },
+        Err(e) => Outcome::Error(e.to_string()),
+    }
+}
+
+/// All records of the `dqp3` variant, in the order written.
+pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
+    let settings = QuerySettings::default();
+    let ds = Dqp3Settings::default();
+    let facets: Vec<Option<FacetPolyhedron>> = w.shapes.iter().map(|s| facet_form(s).ok()).collect();
+    let mut timing = Vec::new();
+    let mut records = Vec::new();
+
+    let outcomes: Vec<Outcome<DistanceResult>> =
+        w.queries.iter().map(|q| answer(&facets, q.a, &q.pose_a, q.b, &q.pose_b)).collect();
+    let ok: Vec<usize> = (0..outcomes.len()).filter(|&i| matches!(outcomes[i], Outcome::Ok(_))).collect();
+    let total = common::catch(|| {
+        time_passes(repeat, || {
+            for &i in &ok {
+                let q = &w.queries[i];
+                if let (Some(fa), Some(fb)) = (&facets[q.a], &facets[q.b]) {
+                    black_box(distance_dqp3(fa, &q.pose_a, fb, &q.pose_b, black_box(&ds)).ok());
+                }
+            }
+        })
+    })
+    .map_err(|p| Internal(format!("timed dqp3 pass: {p}")))?;
+    timing.push(timing_record("queries", VARIANT, ok.len(), outcomes.len() - ok.len(), repeat, &total));
+    for (i, o) in outcomes.iter().enumerate() {
+        let q = &w.queries[i];
+        let signed = signed_fallback(o, (&w.shapes[q.a], &q.pose_a, &w.shapes[q.b], &q.pose_b), &settings);
+        records.push(result_record("query", VARIANT, i, None, o, signed));
+    }
+
+    if !w.tracks.is_empty() {
+        let usable: Vec<usize> = (0..w.tracks.len())
+            .filter(|&i| facets[w.tracks[i].a].is_some() && facets[w.tracks[i].b].is_some())
+            .collect();
+        let steps: usize = usable.iter().map(|&i| w.tracks[i].poses.len()).sum();
+        let skipped = w.steps() - steps;
+        let total = common::catch(|| {
+            time_passes(repeat, || {
+                for &i in &usable {
+                    let t = &w.tracks[i];
+                    if let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b]) {
+                        for (pa, pb) in &t.poses {
+                            black_box(distance_dqp3(fa, pa, fb, pb, black_box(&ds)).ok());
+                        }
+                    }
+                }
+            })
+        })
+        .map_err(|p| Internal(format!("timed dqp3 track pass: {p}")))?;
+        timing.push(timing_record("track_cold", VARIANT, steps, skipped, repeat, &total));
+
+        // Warm: values from an untimed tracked pass, then the timed passes.
+        for (i, t) in w.tracks.iter().enumerate() {
+            let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b]) else { continue };
+            let mut tracker = Dqp3Tracker::new(fa, fb);
+            for (k, (pa, pb)) in t.poses.iter().enumerate() {
+                let r = tracker.step(pa, pb);
+                let o = match to_distance_result(&r) {
+                    Some(d) => Outcome::Ok(d),
+                    None => Outcome::Error(format!("dqp3 ended {:?} without an answer", r.status)),
+                };
+                let signed = signed_fallback(&o, (&w.shapes[t.a], pa, &w.shapes[t.b], pb), &settings);
+                records.push(result_record("track", VARIANT, i, Some(k), &o, signed));
+            }
+        }
+        let total = common::catch(|| {
+            time_passes(repeat, || {
+                for &i in &usable {
+                    let t = &w.tracks[i];
+                    if let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b]) {
+                        let mut tracker = Dqp3Tracker::new(fa, fb);
+                        for (pa, pb) in &t.poses {
+                            black_box(tracker.step(black_box(pa), pb));
+                        }
+                    }
+                }
+            })
+        })
+        .map_err(|p| Internal(format!("timed dqp3 warm track pass: {p}")))?;
+        timing.push(timing_record("track_warm", VARIANT, steps, skipped, repeat, &total));
+    }
+    let mut lines = Vec::with_capacity(timing.len() + records.len());
+    for rec in &timing {
+        summary(w, rec);
+        lines.push(serde_json::to_string(rec)?);
+    }
+    for rec in &records {
+        lines.push(serde_json::to_string(rec)?);
+    }
+    Ok(lines)
+}
