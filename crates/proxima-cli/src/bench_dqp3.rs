@@ -14,7 +14,7 @@ use proxima_geom::dqp3::{
 };
 use proxima_geom::{DistanceResult, QuerySettings};
 
-use crate::bench_geometry::{result_record, signed_fallback, summary, time_passes, timing_record};
+use crate::bench_geometry::{output_lines, result_record, signed_fallback, time_passes, timing_record};
 use crate::common::{self, Internal};
 use crate::query::Outcome;
 use crate::workload::Workload;
@@ -120,13 +120,5 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
         .map_err(|p| Internal(format!("timed dqp3 warm track pass: {p}")))?;
         timing.push(timing_record("track_warm", VARIANT, steps, skipped, repeat, &total));
     }
-    let mut lines = Vec::with_capacity(timing.len() + records.len());
-    for rec in &timing {
-        summary(w, rec);
-        lines.push(serde_json::to_string(rec)?);
-    }
-    for rec in &records {
-        lines.push(serde_json::to_string(rec)?);
-    }
-    Ok(lines)
+    output_lines(w, &timing, &records)
 }

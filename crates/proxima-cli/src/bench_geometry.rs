@@ -359,12 +359,21 @@ fn run_variant(w: &Workload, variant: &str, settings: &QuerySettings, repeat: us
         .map_err(|p| Internal(format!("timed warm track pass: {p}")))?;
         timing.push(timing_record("track_warm", variant, warm_n, warm_skipped, repeat, &total));
     }
+    output_lines(w, &timing, &records)
+}
+
+/// Prints the timing summaries and serializes the records: timing first, then results.
+pub(crate) fn output_lines(
+    w: &Workload,
+    timing: &[TimingRecord],
+    records: &[ResultRecord<'_>],
+) -> Result<Vec<String>> {
     let mut lines = Vec::with_capacity(timing.len() + records.len());
-    for rec in &timing {
+    for rec in timing {
         summary(w, rec);
         lines.push(serde_json::to_string(rec)?);
     }
-    for rec in &records {
+    for rec in records {
         lines.push(serde_json::to_string(rec)?);
     }
     Ok(lines)

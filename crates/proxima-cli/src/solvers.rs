@@ -169,14 +169,7 @@ impl PreparedSolve for PreparedLemke {
                 path: Some(sol.path.to_string()),
                 error: None,
             },
-            Err(e) => SolveOutcome {
-                status: BenchStatus::Failed,
-                iterations: None,
-                z: Vec::new(),
-                info: None,
-                path: None,
-                error: Some(e.to_string()),
-            },
+            Err(e) => refused(e),
         }
     }
 }

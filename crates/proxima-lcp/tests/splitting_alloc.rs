@@ -2,13 +2,6 @@
 //! operator, the boxed sweep, and `ContactOperator::apply` (its scratch vector is reused).
 //! Proven with a counting global allocator that counts, per thread, only inside `count`.
 
-// A `GlobalAlloc` implementation is `unsafe impl` by definition; this test-only wrapper just
-// forwards to `System` and counts.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use proxima_lcp::generate::{FluidGridSettings, dense_pd, fluid_grid};
 use proxima_lcp::iterative::BoxBounds;
 use proxima_lcp::iterative::boxed::boxed_sweep;
@@ -17,47 +10,10 @@ use proxima_lcp::operator::{BlockDiagonal, ContactOperator, LinearOperator, RowA
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
-struct Counting;
-
-fn note() {
-    if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn count<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    ALLOCATIONS.with(|c| c.set(0));
-    COUNTING.with(|c| c.set(true));
-    let result = f();
-    COUNTING.with(|c| c.set(false));
-    (result, ALLOCATIONS.with(Cell::get))
-}
+use counting_alloc::count;
 
 #[test]
 fn sweeps_allocate_nothing() {
