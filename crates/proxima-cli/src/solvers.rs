@@ -202,14 +202,10 @@ pub fn operator_from_coo(m: &CooMatrix<f64>) -> Result<Operator, String> {
     }
 }
 
-/// The harness's success rule ‖min(z, w)‖∞ ≤ tol·max(1, ‖q‖₂) as an absolute tolerance on a
-/// merit θ = ½‖G‖₂²: θ ≤ ½(tol·s)² implies ‖G‖∞ ≤ ‖G‖₂ ≤ tol·s, and |min(x, y)| ≤ |φ(x, y)|
-/// for Fischer–Burmeister (|φ| ≥ (2 − √2)|min| — so FB is checked with the stricter bound
-/// scaled by that factor).
-pub fn merit_tolerance(tol: f64, q: &[f64], fischer: bool) -> f64 {
-    let s = q.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
-    let g = if fischer { (2.0 - std::f64::consts::SQRT_2) * tol * s } else { tol * s };
-    0.5 * g * g
+/// The harness's success rule ‖min(z, w)‖∞ ≤ tol·max(1, ‖q‖₂) as the absolute tolerance of
+/// a natural-residual test ([`AbsoluteTest::NaturalResidual`]).
+pub fn natural_tolerance(tol: f64, q: &[f64]) -> f64 {
+    tol * q.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0)
 }
 
 fn iterative_outcome(sol: IterativeSolution, path: &str) -> SolveOutcome {
@@ -289,17 +285,11 @@ struct PreparedNewton {
     settings: NewtonSettings,
 }
 
-/// The Newton settings the CLI uses for a problem: spec defaults, the harness tolerance as
-/// the absolute merit tolerance, direct sub-solves for dense A and GMRES for sparse A.
-pub fn newton_settings(
-    a: &Operator,
-    q: &[f64],
-    tol: f64,
-    max_iter: Option<usize>,
-    fischer: bool,
-) -> NewtonSettings {
-    let mut s = NewtonSettings::default();
-    s.stopping.absolute = merit_tolerance(tol, q, fischer);
+/// The Newton settings the CLI uses for a problem: spec defaults, the harness rule as a
+/// natural-residual absolute test, direct sub-solves for dense A and GMRES for sparse A.
+pub fn newton_settings(a: &Operator, q: &[f64], tol: f64, max_iter: Option<usize>) -> NewtonSettings {
+    let mut s = NewtonSettings { absolute_test: AbsoluteTest::NaturalResidual, ..NewtonSettings::default() };
+    s.stopping.absolute = natural_tolerance(tol, q);
     if let Some(k) = max_iter {
         s.stopping.max_iterations = k;
     }
@@ -331,7 +321,7 @@ impl BenchSolver for Newton {
         opts: &BenchOptions,
     ) -> Result<Box<dyn PreparedSolve>, String> {
         let a = operator_from_coo(m)?;
-        let settings = newton_settings(&a, q, opts.tol, opts.max_iter, self.kind == NewtonKind::Fischer);
+        let settings = newton_settings(&a, q, opts.tol, opts.max_iter);
         settings.validate().map_err(|e| e.to_string())?;
         Ok(Box::new(PreparedNewton { a, q: q.to_vec(), kind: self.kind, settings }))
     }
@@ -376,8 +366,8 @@ pub fn splitting_settings(
     tol: f64,
     max_iter: Option<usize>,
 ) -> SplittingSettings {
-    let s = q.iter().map(|v| v * v).sum::<f64>().sqrt().max(1.0);
-    let mut stopping = StoppingCriteria { absolute: tol * s, ..StoppingCriteria::default() };
+    let mut stopping =
+        StoppingCriteria { absolute: natural_tolerance(tol, q), ..StoppingCriteria::default() };
     if let Some(k) = max_iter {
         stopping.max_iterations = k;
     }

@@ -227,3 +227,22 @@ fn c5_quadratic_convergence_on_fluid() {
         );
     }
 }
+
+/// The natural-residual absolute test: a `ConvergedAbsolute` answer meets ‖min(x, y)‖∞ < ε on
+/// the data, for both Newton methods.
+#[test]
+fn natural_residual_absolute_test() {
+    use proxima_lcp::iterative::AbsoluteTest;
+    let eps = 1e-7;
+    for p in problems(Family::DensePd { n: 60 }, 4) {
+        let mut s = newton(&p, stopping(0.0, eps, 50));
+        s.absolute_test = AbsoluteTest::NaturalResidual;
+        let a = solve_minmap_newton(&p.matrix, &p.b, None, &s).unwrap();
+        let fs = FischerSettings { newton: s, ..FischerSettings::default() };
+        let b = solve_fischer_newton(&p.matrix, &p.b, None, &fs).unwrap();
+        for r in [a, b] {
+            assert_eq!(r.status, IterativeStatus::ConvergedAbsolute);
+            assert!(r.residual.min_map_inf < eps, "{:?}", r.residual);
+        }
+    }
+}

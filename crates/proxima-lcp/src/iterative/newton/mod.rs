@@ -47,7 +47,7 @@ mod settings;
 
 use crate::error::LcpError;
 use crate::iterative::krylov::{KrylovSettings, KrylovStatus, gmres, pcg};
-use crate::iterative::{IterativeSolution, IterativeStatus, lcp_residual_f64};
+use crate::iterative::{AbsoluteTest, IterativeSolution, IterativeStatus, lcp_residual_f64};
 use crate::operator::{DenseMatrix, LinearOperator};
 
 pub use functions::{fb_jacobian_coefficients, fischer_burmeister, min_map, minmap_jacobian_dense};
@@ -580,7 +580,13 @@ fn run<A: LinearOperator + ?Sized>(
         }
         // Absolute before relative: both are tested in the same pass, so the iteration count is
         // that of the companion's order; a merit below ε_abs is reported as the certificate it is.
-        if theta < stop.absolute {
+        let converged = match settings.absolute_test {
+            AbsoluteTest::Merit => theta < stop.absolute,
+            AbsoluteTest::NaturalResidual => {
+                x.iter().zip(&y).all(|(xi, yi)| xi.min(*yi).abs() < stop.absolute)
+            }
+        };
+        if converged {
             break IterativeStatus::ConvergedAbsolute;
         }
         if updates > 0 && (theta - previous).abs() < stop.relative * previous {

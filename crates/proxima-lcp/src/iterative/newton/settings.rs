@@ -52,6 +52,9 @@ pub struct NewtonSettings {
     /// [`DENSE_TRANSPOSE_LIMIT`](super::DENSE_TRANSPOSE_LIMIT)); set it for symmetric (fluid,
     /// PD/PSD) operators to stay matrix-free.
     pub assume_symmetric: bool,
+    /// What the absolute test compares with ε_abs: the merit θ (default, the spec's) or the
+    /// natural residual ‖min(x, y)‖∞ (what benchmark harnesses verify).
+    pub absolute_test: crate::iterative::AbsoluteTest,
 }
 
 impl Default for NewtonSettings {
@@ -62,6 +65,7 @@ impl Default for NewtonSettings {
             sub_solver: SubSolver::default(),
             forcing: 1e-6,
             assume_symmetric: false,
+            absolute_test: crate::iterative::AbsoluteTest::Merit,
         }
     }
 }

@@ -41,7 +41,9 @@ impl SplittingMethod {
     }
 }
 
-/// What the absolute test of [`solve_splitting`] measures against ε_abs.
+/// What the absolute test of [`solve_splitting`] (and of the Newton methods,
+/// [`NewtonSettings::absolute_test`](crate::iterative::NewtonSettings::absolute_test)) measures
+/// against ε_abs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AbsoluteTest {
     /// The spec's: merit (106) θ = xᵀ|y| < ε_abs, and (\[X\]) the infeasibility it cannot
