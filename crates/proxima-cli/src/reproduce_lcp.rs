@@ -143,6 +143,11 @@ fn bar(len: usize, what: &str) -> ProgressBar {
     bar
 }
 
+/// "—" for none, the value otherwise.
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or("—".to_string(), |x| x.to_string())
+}
+
 fn history(sol: &IterativeSolution) -> Vec<(f64, f64)> {
     sol.merit_history.iter().enumerate().map(|(k, &v)| ((k + 1) as f64, v)).collect()
 }
@@ -263,7 +268,7 @@ fn convergence(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
                         r.check(
                             "C5 Newton merit below 1e-20 within 10 iterations (fluid, Fischer)",
                             below.is_some_and(|k| k < 10),
-                            format!("first below 1e-20 at iteration {:?}", below.map(|k| k + 1)),
+                            format!("first below 1e-20 at iteration {}", opt(below.map(|k| k + 1))),
                         );
                     }
                     if let (Method::MinMap, Family::FluidBanded { .. }) = (m, &family) {
@@ -271,7 +276,7 @@ fn convergence(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
                         r.check(
                             "C5 Newton merit below 1e-20 within 10 iterations (fluid, min-map)",
                             below.is_some_and(|k| k < 10),
-                            format!("first below 1e-20 at iteration {:?}", below.map(|k| k + 1)),
+                            format!("first below 1e-20 at iteration {}", opt(below.map(|k| k + 1))),
                         );
                     }
                     if let (Method::Pgs, Family::FluidBanded { .. }) = (m, &family) {
@@ -382,18 +387,18 @@ fn psor_sweep(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
     r.check(
         "C4 best ω in [1.2, 1.6]",
         best.is_some_and(|(_, w)| (1.2..=1.6).contains(&w)),
-        format!("best ω {:?}", best.map(|b| b.1)),
+        format!("best ω {}", opt(best.map(|b| b.1))),
     );
     r.check(
         "C4 ω = 1.4 needs fewer sweeps than ω = 1.0",
         matches!((at(1.4), at(1.0)), (Some(a), Some(b)) if a < b)
             || matches!((at(1.4), at(1.0)), (Some(_), None)),
-        format!("ω=1.4: {:?}, ω=1.0: {:?}", at(1.4), at(1.0)),
+        format!("sweeps to 1e-3: ω=1.4: {}, ω=1.0: {}", opt(at(1.4)), opt(at(1.0))),
     );
     r.check(
         "C4 ω ∈ {0.2, 0.4, 1.8} do not reach 1e-3 in 50 sweeps",
         at(0.2).is_none() && at(0.4).is_none() && at(1.8).is_none(),
-        format!("0.2: {:?}, 0.4: {:?}, 1.8: {:?}", at(0.2), at(0.4), at(1.8)),
+        format!("sweeps to 1e-3: 0.2: {}, 0.4: {}, 1.8: {}", opt(at(0.2)), opt(at(0.4)), opt(at(1.8))),
     );
     writeln!(r.text, "\nSpec: ω ≈ 1.4 works best.\n")?;
     Ok(())
@@ -582,7 +587,7 @@ fn robustness(r: &mut Report, seed: u64, count: usize, quick: bool) -> Result<()
                 std_max.map_or(String::new(), |x| format!(", std ≤ {x}"))
             ),
             ok,
-            format!("{v:?}"),
+            v.map_or("no converged run".to_string(), |(m, s, x)| format!("mean {m:.2}, std {s:.2}, max {x}")),
         )
     };
     for (name, v, lo, hi, sd) in [
