@@ -39,9 +39,11 @@ pub fn solve_in_place<T: Field>(a: &mut [T], b: &mut [T], tolerance: &T) -> bool
             if factor.is_zero() {
                 continue;
             }
-            for k in col..n {
-                let (upper, lower) = a.split_at_mut(row * n);
-                lower[k].sub_mul_assign(&factor, &upper[col * n + k]);
+            // Row slices split once per row (not per entry) so the update vectorizes for floats;
+            // the same operations in the same order as entry by entry.
+            let (upper, lower) = a.split_at_mut(row * n);
+            for (t, p) in lower[col..n].iter_mut().zip(&upper[col * n + col..col * n + n]) {
+                t.sub_mul_assign(&factor, p);
             }
             let (bu, bl) = b.split_at_mut(row);
             bl[0].sub_mul_assign(&factor, &bu[col]);
