@@ -19,6 +19,7 @@ mod contact;
 mod csr;
 mod dense;
 mod rows;
+mod schedule;
 
 pub use contact::{BlockDiagonal, ContactOperator};
 pub use csr::{CsrMatrix, SprsCsr};
