@@ -10,7 +10,6 @@
 
 use sprs::CsMatI;
 
-use super::schedule::ChainSchedule;
 use super::{DenseMatrix, LinearOperator};
 use crate::error::LcpError;
 use crate::io::CooMatrix;
@@ -23,8 +22,6 @@ pub type SprsCsr = CsMatI<f64, u32, usize>;
 #[derive(Debug, Clone, PartialEq)]
 pub struct CsrMatrix {
     inner: SprsCsr,
-    /// The two-chain Gauss–Seidel schedule, built once from the pattern.
-    schedule: ChainSchedule,
 }
 
 impl CsrMatrix {
@@ -56,7 +53,7 @@ impl CsrMatrix {
         let inner = SprsCsr::try_new((n, n), indptr, indices, values).map_err(|(_, _, _, e)| {
             LcpError::InvalidProblem { reason: format!("invalid CSR structure: {e}") }
         })?;
-        Ok(Self::with_schedule(inner))
+        Ok(CsrMatrix { inner })
     }
 
     /// Wraps an `sprs` matrix (converted to CSR storage if it is CSC), validating it.
@@ -142,20 +139,7 @@ impl CsrMatrix {
         // A DenseMatrix is validated (finite, n ≥ 1); n ≤ u32::MAX since n² entries fit in memory.
         let inner = SprsCsr::try_new((n, n), indptr, indices, values)
             .unwrap_or_else(|_| unreachable!("rows built in column order from a dense matrix"));
-        Self::with_schedule(inner)
-    }
-
-    fn with_schedule(inner: SprsCsr) -> Self {
-        let schedule = match inner.proper_indptr() {
-            std::borrow::Cow::Borrowed(p) => ChainSchedule::build(p, inner.indices()),
-            std::borrow::Cow::Owned(_) => unreachable!("CsrMatrix row pointers start at 0"),
-        };
-        CsrMatrix { inner, schedule }
-    }
-
-    /// The paired-row segments of the sweep schedule (see `operator::schedule`).
-    pub(crate) fn chain_segments(&self) -> &[(usize, usize)] {
-        &self.schedule.segments
+        CsrMatrix { inner }
     }
 
     /// From a MatrixMarket coordinate matrix (must be square; n ≤ `u32::MAX`).

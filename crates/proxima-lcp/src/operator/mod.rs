@@ -18,8 +18,8 @@
 mod contact;
 mod csr;
 mod dense;
+mod csr_sweep;
 mod rows;
-mod schedule;
 
 pub use contact::{BlockDiagonal, ContactOperator};
 pub use csr::{CsrMatrix, SprsCsr};

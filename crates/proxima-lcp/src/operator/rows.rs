@@ -10,7 +10,6 @@
 //! than through [`RowAccess::update_aux`] (start of a solve), then per component
 //! `row_dot` → change x_i by δ → `update_aux(i, δ)`.
 
-use super::schedule::LAG;
 use super::{CsrMatrix, DenseMatrix, LinearOperator};
 
 /// Row-wise access to A for splitting methods (see the module docs).
@@ -88,102 +87,13 @@ impl RowAccess for CsrMatrix {
         CsrMatrix::is_symmetric(self)
     }
 
-    /// The CSR kernel. Per row, r = s + a_{i,i−1} x_{i−1} where s collects b_i and every other
-    /// entry (all known before x_{i−1} is updated); the update is evaluated as
-    /// max(0, (x_i − c s) − (c a_{i,i−1}) x_{i−1}) with c = ω/A_ii, so only one multiply and one
-    /// subtraction wait for the previous row. Rows run in the matrix's two-chain schedule
-    /// (`operator::schedule`): two independent recurrences overlap, and every component sees
-    /// exactly the values it sees in the natural order, so the iterates are those of
-    /// [`csr_sweep_natural`] bit for bit.
+    /// The CSR kernel (`operator::csr_sweep`): per row, r = s + a_{i,i−1} x_{i−1} where s
+    /// collects b_i and every other entry (all known before x_{i−1} is updated); the update
+    /// is evaluated as max(0, (x_i − c s) − (c a_{i,i−1}) x_{i−1}) with c = ω/A_ii, so only
+    /// one multiply and one subtraction wait for the previous row.
     fn sweep(&self, b: &[f64], x: &mut [f64], _aux: &mut (), inv_diag: &[f64], omega: f64) -> f64 {
-        let k = CsrKernel::new(self, b, inv_diag, omega);
-        let mut max_1 = 0.0f64;
-        let mut max_2 = 0.0f64;
-        let mut x_prev = 0.0;
-        let mut next = 0;
-        for &(s, l) in self.chain_segments() {
-            for i in next..s {
-                x_prev = k.relax(x, i, x_prev, &mut max_1);
-            }
-            let (m, lag) = (s + l, LAG);
-            let mut prev_1 = x_prev;
-            for i in s..s + lag {
-                prev_1 = k.relax(x, i, prev_1, &mut max_1);
-            }
-            // Row m reads no x_{m−1} (schedule invariant): its a_{m,m−1} is 0.
-            let mut prev_2 = 0.0;
-            for t in lag..l {
-                prev_1 = k.relax(x, s + t, prev_1, &mut max_1);
-                prev_2 = k.relax(x, m + t - lag, prev_2, &mut max_2);
-            }
-            for j in m + l - lag..m + l {
-                prev_2 = k.relax(x, j, prev_2, &mut max_2);
-            }
-            x_prev = prev_2;
-            next = s + 2 * l;
-        }
-        for i in next..self.n() {
-            x_prev = k.relax(x, i, x_prev, &mut max_1);
-        }
-        max_1.max(max_2)
+        super::csr_sweep::sweep(self, b, x, inv_diag, omega)
     }
-}
-
-/// The per-row update of the CSR sweep (see [`RowAccess::sweep`] for `CsrMatrix`).
-struct CsrKernel<'a> {
-    indptr: &'a [usize],
-    indices: &'a [u32],
-    values: &'a [f64],
-    b: &'a [f64],
-    inv_diag: &'a [f64],
-    omega: f64,
-}
-
-impl<'a> CsrKernel<'a> {
-    fn new(a: &'a CsrMatrix, b: &'a [f64], inv_diag: &'a [f64], omega: f64) -> Self {
-        let n = a.n();
-        assert!(b.len() >= n && inv_diag.len() >= n, "sweep: b and 1/diag need n entries");
-        CsrKernel { indptr: a.indptr(), indices: a.indices(), values: a.values(), b, inv_diag, omega }
-    }
-
-    /// Relaxes row i given x_prev = the current x_{i−1} (any finite value when a_{i,i−1} = 0);
-    /// returns the new x_i and folds |Δx_i| into `max_change`.
-    #[inline(always)]
-    fn relax(&self, x: &mut [f64], i: usize, x_prev: f64, max_change: &mut f64) -> f64 {
-        let (lo, hi) = (self.indptr[i], self.indptr[i + 1]);
-        let (cols, vals) = (&self.indices[lo..hi], &self.values[lo..hi]);
-        // i − 1 as a column index; for i = 0 it wraps to u32::MAX, which no column
-        // reaches (n ≤ u32::MAX).
-        let prev = (i as u32).wrapping_sub(1);
-        let mut s = self.b[i];
-        let mut a_prev = 0.0;
-        for (&j, &a) in cols.iter().zip(vals) {
-            if j == prev {
-                a_prev = a;
-            } else {
-                s += a * x[j as usize];
-            }
-        }
-        let c = self.omega * self.inv_diag[i];
-        let old = x[i];
-        let trial = (old - c * s) - (c * a_prev) * x_prev;
-        let new = if trial > 0.0 { trial } else { 0.0 };
-        x[i] = new;
-        *max_change = max_change.max((new - old).abs());
-        new
-    }
-}
-
-/// The CSR sweep in natural row order (the reference the scheduled kernel reproduces).
-#[cfg(test)]
-pub(crate) fn csr_sweep_natural(a: &CsrMatrix, b: &[f64], x: &mut [f64], inv_diag: &[f64], omega: f64) -> f64 {
-    let k = CsrKernel::new(a, b, inv_diag, omega);
-    let mut max_change = 0.0f64;
-    let mut x_prev = 0.0;
-    for i in 0..a.n() {
-        x_prev = k.relax(x, i, x_prev, &mut max_change);
-    }
-    max_change
 }
 
 impl<A: RowAccess + ?Sized> RowAccess for &A {
