@@ -77,7 +77,12 @@ fn gather(cols: &[u32], vals: &[f64], x: &[f64], b_i: f64, i: usize) -> (f64, f6
 
 /// [`gather`] for a row of `K` entries whose a_{i,i−1} sits at position `Q` (unrolled).
 #[inline(always)]
-fn gather_fixed<const K: usize, const Q: usize>(cols: &[u32], vals: &[f64], x: &[f64], b_i: f64) -> (f64, f64) {
+fn gather_fixed<const K: usize, const Q: usize>(
+    cols: &[u32],
+    vals: &[f64],
+    x: &[f64],
+    b_i: f64,
+) -> (f64, f64) {
     let (Ok(cols), Ok(vals)) = (<&[u32; K]>::try_from(cols), <&[f64; K]>::try_from(vals)) else {
         unreachable!("the caller matched the row length")
     };

@@ -17,8 +17,8 @@
 
 mod contact;
 mod csr;
-mod dense;
 mod csr_sweep;
+mod dense;
 mod rows;
 
 pub use contact::{BlockDiagonal, ContactOperator};
