@@ -17,6 +17,7 @@
 
 mod contact;
 mod csr;
+mod csr_sweep;
 mod dense;
 mod rows;
 

@@ -87,38 +87,12 @@ impl RowAccess for CsrMatrix {
         CsrMatrix::is_symmetric(self)
     }
 
-    /// The CSR kernel. Per row, r = s + a_{i,i−1} x_{i−1} where s collects b_i and every other
-    /// entry (all known before x_{i−1} is updated); the update is evaluated as
-    /// max(0, (x_i − c s) − (c a_{i,i−1}) x_{i−1}) with c = ω/A_ii, so only one multiply and one
-    /// subtraction wait for the previous row: the sweep runs at memory speed instead of being
-    /// bound by the latency of the Gauss–Seidel recurrence.
+    /// The CSR kernel (`operator::csr_sweep`): per row, r = s + a_{i,i−1} x_{i−1} where s
+    /// collects b_i and every other entry (all known before x_{i−1} is updated); the update
+    /// is evaluated as max(0, (x_i − c s) − (c a_{i,i−1}) x_{i−1}) with c = ω/A_ii, so only
+    /// one multiply and one subtraction wait for the previous row.
     fn sweep(&self, b: &[f64], x: &mut [f64], _aux: &mut (), inv_diag: &[f64], omega: f64) -> f64 {
-        let (indptr, indices, values) = (self.indptr(), self.indices(), self.values());
-        let mut max_change = 0.0f64;
-        let mut x_prev = 0.0;
-        for (i, (w, (&bi, &inv))) in indptr.windows(2).zip(b.iter().zip(inv_diag)).enumerate() {
-            let (cols, vals) = (&indices[w[0]..w[1]], &values[w[0]..w[1]]);
-            // i − 1 as a column index; for i = 0 it wraps to u32::MAX, which no column
-            // reaches (n ≤ u32::MAX).
-            let prev = (i as u32).wrapping_sub(1);
-            let mut s = bi;
-            let mut a_prev = 0.0;
-            for (&j, &a) in cols.iter().zip(vals) {
-                if j == prev {
-                    a_prev = a;
-                } else {
-                    s += a * x[j as usize];
-                }
-            }
-            let c = omega * inv;
-            let old = x[i];
-            let trial = (old - c * s) - (c * a_prev) * x_prev;
-            let new = if trial > 0.0 { trial } else { 0.0 };
-            x[i] = new;
-            x_prev = new;
-            max_change = max_change.max((new - old).abs());
-        }
-        max_change
+        super::csr_sweep::sweep(self, b, x, inv_diag, omega)
     }
 }
 
