@@ -63,7 +63,7 @@ impl RowAccess for DenseMatrix {
     fn sync_aux(&self, _x: &[f64], _aux: &mut ()) {}
     #[inline]
     fn row_dot(&self, i: usize, x: &[f64], _aux: &()) -> f64 {
-        self.row(i).iter().zip(x).map(|(a, b)| a * b).sum()
+        super::dense::dot(self.row(i), x)
     }
     #[inline]
     fn update_aux(&self, _i: usize, _delta: f64, _aux: &mut ()) {}
