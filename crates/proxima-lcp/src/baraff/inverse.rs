@@ -65,7 +65,7 @@ impl IncrementalInverse {
     pub(crate) fn apply(&self, rhs: &[f64], out: &mut [f64]) {
         let k = self.len();
         for (p, o) in out[..k].iter_mut().enumerate() {
-            *o = self.inv[p * self.n..p * self.n + k].iter().zip(&rhs[..k]).map(|(g, r)| g * r).sum();
+            *o = crate::operator::dot(&self.inv[p * self.n..p * self.n + k], &rhs[..k]);
         }
     }
 
@@ -80,7 +80,7 @@ impl IncrementalInverse {
             self.v[q] = a.get(cq, j);
         }
         for p in 0..k {
-            self.u[p] = self.inv[p * n..p * n + k].iter().zip(&self.v[..k]).map(|(g, c)| g * c).sum();
+            self.u[p] = crate::operator::dot(&self.inv[p * n..p * n + k], &self.v[..k]);
         }
         self.v[..k].iter_mut().for_each(|v| *v = 0.0);
         for (q, &cq) in self.indices.iter().enumerate() {

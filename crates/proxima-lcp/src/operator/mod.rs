@@ -24,6 +24,7 @@ mod rows;
 pub use contact::{BlockDiagonal, ContactOperator};
 pub use csr::{CsrMatrix, SprsCsr};
 pub use dense::DenseMatrix;
+pub(crate) use dense::dot;
 pub use rows::RowAccess;
 
 /// A square linear operator x ↦ A x on ℝⁿ.
