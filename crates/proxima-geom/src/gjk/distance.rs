@@ -196,10 +196,18 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 dir
             }
         };
-        let dn = d.norm();
+        // Plain GJK searches along v, whose norm is `upper` (computed as v.norm()): no
+        // second square root.
+        let dn = if accel == Acceleration::None { upper } else { d.norm() };
         let (d, dn) = if dn > 0.0 && dn.is_finite() { (d, dn) } else { (v, upper) };
         let x = diff.support(&d);
-        scale = scale.max(x.w.norm());
+        // scale = max(scale, |w|), with the root taken only when |w| is larger
+        // (sqrt(fl(s²)) = s, so the comparison on squares keeps the result bit for bit; a NaN
+        // |w| left `scale` unchanged before too).
+        let w2 = x.w.norm_squared();
+        if w2 > scale * scale {
+            scale = scale.max(w2.sqrt());
+        }
         let lk = d.dot(&x.w) / dn;
         if lk > lower {
             lower = lk;
