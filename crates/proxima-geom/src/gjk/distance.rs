@@ -30,7 +30,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 use super::simplex::Simplex;
-use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap};
+use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap, warm_hint};
 use crate::error::GeomError;
 use crate::pose::Pose;
 
@@ -126,8 +126,8 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             return;
         }
         if let Some((ha, hb)) = hints {
-            diff.hint_a = ha;
-            diff.hint_b = hb;
+            diff.hint_a = warm_hint(ha);
+            diff.hint_b = warm_hint(hb);
         }
         let x = diff.support(d);
         let lk = d.dot(&x.w) / dn;
