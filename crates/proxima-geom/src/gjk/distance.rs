@@ -29,7 +29,7 @@
 use nalgebra::{Point3, Vector3};
 
 use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
-use super::simplex::{Plan, Simplex};
+use super::simplex::Simplex;
 use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap, warm_hint};
 use crate::error::GeomError;
 use crate::pose::Pose;
@@ -230,14 +230,16 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             status = GjkStatus::Stagnated;
             break;
         }
+        let before = simplex;
         simplex.push(x);
-        let mut plan = simplex.plan(false);
-        if !matches!(plan, Plan::Inside { .. }) && !super::gt(upper, simplex.plan_point(&plan).norm()) {
+        let mut vn = simplex.project_origin();
+        if !super::gt(upper, vn.norm()) && simplex.len < 4 {
             // No decrease: possibly the region tests' cancellation on a nearly degenerate
             // face; redo the projection with explicit candidates.
-            plan = simplex.plan(true);
+            simplex = before;
+            simplex.push(x);
+            vn = simplex.project_origin_robust();
         }
-        let vn = simplex.apply(&plan);
         if simplex.len == 4 {
             v = Vector3::zeros();
             upper = 0.0;

@@ -85,58 +85,26 @@ impl Simplex {
     /// of the projection, sets the weights and returns the closest point v. A returned length
     /// of 4 means the origin is inside the (non-flat) tetrahedron: v = 0.
     pub fn project_origin(&mut self) -> Vector3<f64> {
-        self.project()
+        self.project(false)
     }
 
-    fn project(&mut self) -> Vector3<f64> {
-        if self.len == 1 {
-            self.lambda[0] = 1.0;
-            return self.v[0].w;
-        }
-        let plan = self.plan(false);
-        self.apply(&plan)
+    /// As [`Simplex::project_origin`], with the triangle sub-problem solved by explicit
+    /// candidates (the plane projection when its barycentric weights are non-negative, else
+    /// the closest edge point) instead of Voronoi-region sign tests: slower, but immune to
+    /// the cancellation of the region tests on nearly degenerate triangles.
+    pub fn project_origin_robust(&mut self) -> Vector3<f64> {
+        self.project(true)
     }
 
-    /// The projection of the origin without changing the simplex (len ≥ 2): which vertices
-    /// to keep with which weights, or the origin inside the tetrahedron. Lets the GJK loop
-    /// retry with the robust variant without saving a copy of the simplex. `robust`: the
-    /// triangle sub-problem is solved by explicit candidates (the plane projection when its
-    /// barycentric weights are non-negative, else the closest edge point) instead of
-    /// Voronoi-region sign tests: slower, but immune to the cancellation of the region tests
-    /// on nearly degenerate triangles.
-    pub fn plan(&self, robust: bool) -> Plan {
+    fn project(&mut self, robust: bool) -> Vector3<f64> {
         match self.len {
-            0 | 1 => Plan::Keep { idx: [0; 3], lam: [1.0, 0.0, 0.0], n: 1 },
-            2 => self.plan_segment(),
-            3 => self.plan_triangle(robust),
-            _ => self.plan_tetrahedron(robust),
-        }
-    }
-
-    /// The closest point of a plan, Σ λₖ w_{idx k} (summed as [`Simplex::apply`] does; 0
-    /// inside).
-    pub fn plan_point(&self, plan: &Plan) -> Vector3<f64> {
-        match plan {
-            Plan::Inside { .. } => Vector3::zeros(),
-            Plan::Keep { idx, lam, n } => {
-                let mut v = Vector3::zeros();
-                for k in 0..*n {
-                    v += self.v[idx[k]].w * lam[k];
-                }
-                v
+            1 => {
+                self.lambda[0] = 1.0;
+                self.v[0].w
             }
-        }
-    }
-
-    /// Applies a plan of this simplex: reduces it to the kept vertices with their weights and
-    /// returns the closest point (a length of 4 = the origin inside, v = 0).
-    pub fn apply(&mut self, plan: &Plan) -> Vector3<f64> {
-        match *plan {
-            Plan::Inside { lambda } => {
-                self.lambda = lambda;
-                Vector3::zeros()
-            }
-            Plan::Keep { idx, lam, n } => self.keep(&idx[..n], &lam[..n]),
+            2 => self.project_segment(),
+            3 => self.project_triangle(robust),
+            _ => self.project_tetrahedron(robust),
         }
     }
 
@@ -165,23 +133,23 @@ impl Simplex {
         v
     }
 
-    fn plan_segment(&self) -> Plan {
+    fn project_segment(&mut self) -> Vector3<f64> {
         let (a, b) = (self.v[0].w, self.v[1].w);
         let (i, l) = segment_region(&a, &b);
         match i {
-            SegmentRegion::A => Plan::Keep { idx: [0; 3], lam: [1.0, 0.0, 0.0], n: 1 },
-            SegmentRegion::B => Plan::Keep { idx: [1, 0, 0], lam: [1.0, 0.0, 0.0], n: 1 },
-            SegmentRegion::Inside => Plan::Keep { idx: [0, 1, 0], lam: [1.0 - l, l, 0.0], n: 2 },
+            SegmentRegion::A => self.keep(&[0], &[1.0]),
+            SegmentRegion::B => self.keep(&[1], &[1.0]),
+            SegmentRegion::Inside => self.keep(&[0, 1], &[1.0 - l, l]),
         }
     }
 
-    fn plan_triangle(&self, robust: bool) -> Plan {
+    fn project_triangle(&mut self, robust: bool) -> Vector3<f64> {
         let t = [self.v[0].w, self.v[1].w, self.v[2].w];
         let (idx, lam, n) = if robust { triangle_candidates(t) } else { triangle_region(t) };
-        Plan::Keep { idx: idx.0, lam, n }
+        self.keep(&idx.0[..n], &lam[..n])
     }
 
-    fn plan_tetrahedron(&self, robust: bool) -> Plan {
+    fn project_tetrahedron(&mut self, robust: bool) -> Vector3<f64> {
         let p = [self.v[0].w, self.v[1].w, self.v[2].w, self.v[3].w];
         let faces: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]];
         // 6·volume and a size for the flatness test.
@@ -228,22 +196,14 @@ impl Simplex {
                 vol_of(p[0], p[1], z, p[3]) / vol,
                 vol_of(p[0], p[1], p[2], z) / vol,
             ];
-            return Plan::Inside { lambda: l };
+            self.lambda = l;
+            return Vector3::zeros();
         }
         match best {
-            Some((_, idx, lam, n)) => Plan::Keep { idx, lam, n },
-            None => Plan::Keep { idx: [0; 3], lam: [1.0, 0.0, 0.0], n: 1 },
+            Some((_, sel, lam, n)) => self.keep(&sel[..n], &lam[..n]),
+            None => self.keep(&[0], &[1.0]),
         }
     }
-}
-
-/// The outcome of a projection (see [`Simplex::plan`]).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Plan {
-    /// Keep vertices `idx[..n]` with weights `lam[..n]`.
-    Keep { idx: [usize; 3], lam: [f64; 3], n: usize },
-    /// The origin is inside the (non-flat) tetrahedron, with these barycentric weights.
-    Inside { lambda: [f64; 4] },
 }
 
 enum SegmentRegion {
