@@ -54,11 +54,23 @@ pub(crate) fn validate_settings(s: &QuerySettings) -> Result<(), GeomError> {
 
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
 fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
-    let order = a
-        .kind()
-        .cmp(&b.kind())
-        .then_with(|| cmp_seq(pose_values(pa), pose_values(pb)).then_with(|| cmp_same_kind(a, b)));
+    let order = a.kind().cmp(&b.kind()).then_with(|| cmp_poses(pa, pb).then_with(|| cmp_same_kind(a, b)));
     order == Ordering::Greater
+}
+
+/// `cmp_seq(pose_values(pa), pose_values(pb))` on the fixed-size arrays (same order: the
+/// rotation column by column, then the translation), without iterator adaptors: this runs
+/// on every query.
+fn cmp_poses(pa: &Pose, pb: &Pose) -> Ordering {
+    let (ra, rb) = (pa.rotation().as_slice(), pb.rotation().as_slice());
+    let (ta, tb) = (pa.translation().as_slice(), pb.translation().as_slice());
+    for (x, y) in ra.iter().zip(rb).chain(ta.iter().zip(tb)) {
+        match x.total_cmp(y) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+    }
+    Ordering::Equal
 }
 
 fn pose_values(p: &Pose) -> impl Iterator<Item = f64> + '_ {
