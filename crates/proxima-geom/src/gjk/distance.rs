@@ -30,7 +30,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 use super::simplex::Simplex;
-use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap};
+use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap, warm_hint};
 use crate::error::GeomError;
 use crate::pose::Pose;
 
@@ -126,8 +126,8 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             return;
         }
         if let Some((ha, hb)) = hints {
-            diff.hint_a = ha;
-            diff.hint_b = hb;
+            diff.hint_a = warm_hint(ha);
+            diff.hint_b = warm_hint(hb);
         }
         let x = diff.support(d);
         let lk = d.dot(&x.w) / dn;
@@ -196,10 +196,18 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 dir
             }
         };
-        let dn = d.norm();
+        // Plain GJK searches along v, whose norm is `upper` (computed as v.norm()): no
+        // second square root.
+        let dn = if accel == Acceleration::None { upper } else { d.norm() };
         let (d, dn) = if dn > 0.0 && dn.is_finite() { (d, dn) } else { (v, upper) };
         let x = diff.support(&d);
-        scale = scale.max(x.w.norm());
+        // scale = max(scale, |w|), with the root taken only when |w| is larger
+        // (sqrt(fl(s²)) = s, so the comparison on squares keeps the result bit for bit; a NaN
+        // |w| left `scale` unchanged before too).
+        let w2 = x.w.norm_squared();
+        if w2 > scale * scale {
+            scale = scale.max(w2.sqrt());
+        }
         let lk = d.dot(&x.w) / dn;
         if lk > lower {
             lower = lk;

@@ -41,7 +41,7 @@ pub use support::SupportMap;
 
 pub(crate) use distance::{Mode, Start, contact_floor, initial_direction, run, store};
 pub(crate) use epa::expand;
-pub(crate) use support::{COLD_HINT, Difference, RelativeFrame, core_of};
+pub(crate) use support::{COLD_HINT, Difference, RelativeFrame, SCANNED, core_of};
 
 /// `x > y`, false when either is NaN (reads better than `!(x > y)` for "not proven greater").
 #[inline]

@@ -109,12 +109,25 @@ impl Simplex {
     }
 
     fn keep(&mut self, idx: &[usize], lambda: &[f64]) -> Vector3<f64> {
-        let old = self.v;
         let mut v = Vector3::zeros();
-        for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
-            self.v[k] = old[i];
-            self.lambda[k] = l;
-            v += old[i].w * l;
+        if idx.windows(2).all(|p| p[0] < p[1]) {
+            // Increasing indices (every region test produces them): slot k is written from
+            // slot idx[k] ≥ k, which later steps (reading idx[k'] > idx[k]) never read, so
+            // the compaction can run in place without copying the whole simplex.
+            for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
+                if i != k {
+                    self.v[k] = self.v[i];
+                }
+                self.lambda[k] = l;
+                v += self.v[k].w * l;
+            }
+        } else {
+            let old = self.v;
+            for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
+                self.v[k] = old[i];
+                self.lambda[k] = l;
+                v += old[i].w * l;
+            }
         }
         self.len = idx.len();
         v

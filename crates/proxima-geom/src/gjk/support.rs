@@ -19,6 +19,18 @@ use crate::shape::Shape;
 /// The hint of a cold start: no previous vertex (hill climbing picks a seed vertex).
 pub(crate) const COLD_HINT: u32 = u32::MAX;
 
+/// A hint carried over from a previous query (warm start): a scanned vertex index becomes a
+/// climbing start (see [`SCANNED`]); no hint stays none.
+pub(crate) fn warm_hint(h: u32) -> u32 {
+    if h == COLD_HINT { h } else { h & !SCANNED }
+}
+
+/// Hint bit: the vertex index in the low bits was found by a linear scan, not a climb; the
+/// next query scans again (a cold run keeps its measured strategy). A warm start clears it
+/// ([`warm_hint`]) so that tracking climbs from the previous support vertex. [`COLD_HINT`]
+/// has it set.
+pub(crate) const SCANNED: u32 = 1 << 31;
+
 /// A convex shape known through its support function (local frame).
 pub trait SupportMap {
     /// A point of the shape maximizing m·x (local frame). `hint`: see the module docs.

@@ -147,10 +147,27 @@ pub(crate) fn round_off_floor(core: &Core) -> f64 {
 pub(crate) fn finish(
     core: Core,
     radii: Radii,
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    settings: &QuerySettings,
+    algorithm: Algorithm,
+    path: QueryPath,
+) -> DistanceResult {
+    finish_along_witness(core, radii, shapes, settings, algorithm, path, None)
+}
+
+/// As [`finish`], with `core_sep` = the separation of the two *cores* along the witness
+/// direction n = (qb − qa)/|qb − qa|, min_{y∈core B} n·y − max_{x∈core A} n·x, already
+/// computed by the caller from the cores' support functions. Since h_{core ⊕ ball(r)}(n) =
+/// h_core(n) + r for unit n, `core_sep − r` is exactly the whole shapes' support-function
+/// bound along n, so it is used instead of re-evaluating the shapes' support functions.
+pub(crate) fn finish_along_witness(
+    core: Core,
+    radii: Radii,
     (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
     settings: &QuerySettings,
     algorithm: Algorithm,
     path: QueryPath,
+    core_sep: Option<f64>,
 ) -> DistanceResult {
     let r = radii.a + radii.b;
     let diff = core.qb - core.qa;
@@ -173,12 +190,15 @@ pub(crate) fn finish(
         let upper = (point_b - point_a).norm();
         // A lower bound h of the core distance gives h − r for the rounded shapes; with radii,
         // the separation along the witness direction may be better, so take the larger.
-        let mut lower = match core.lower_hint {
-            Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0).min(upper),
-            Some(hint) if hint.is_finite() => {
-                (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0).min(upper)
-            }
-            _ => lower_bound(a, pa, b, pb, &n).min(upper),
+        let mut lower = match (core_sep, core.lower_hint) {
+            (Some(sep), _) if sep.is_finite() => (sep - r).max(0.0).min(upper),
+            (_, hint) => match hint {
+                Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0).min(upper),
+                Some(hint) if hint.is_finite() => {
+                    (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0).min(upper)
+                }
+                _ => lower_bound(a, pa, b, pb, &n).min(upper),
+            },
         };
         if upper - lower > settings.gap_tolerance * upper.max(1.0) {
             lower = lower.max(feature_lower_bound(a, pa, b, pb, &n).min(upper));

@@ -24,7 +24,7 @@ use core::cmp::Ordering;
 
 use nalgebra::{Point3, Vector3};
 
-use super::certificate::{Core, Radii, finish};
+use super::certificate::{Core, Radii, finish, finish_along_witness};
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
@@ -54,11 +54,23 @@ pub(crate) fn validate_settings(s: &QuerySettings) -> Result<(), GeomError> {
 
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
 fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
-    let order = a
-        .kind()
-        .cmp(&b.kind())
-        .then_with(|| cmp_seq(pose_values(pa), pose_values(pb)).then_with(|| cmp_same_kind(a, b)));
+    let order = a.kind().cmp(&b.kind()).then_with(|| cmp_poses(pa, pb).then_with(|| cmp_same_kind(a, b)));
     order == Ordering::Greater
+}
+
+/// `cmp_seq(pose_values(pa), pose_values(pb))` on the fixed-size arrays (same order: the
+/// rotation column by column, then the translation), without iterator adaptors: this runs
+/// on every query.
+fn cmp_poses(pa: &Pose, pb: &Pose) -> Ordering {
+    let (ra, rb) = (pa.rotation().as_slice(), pb.rotation().as_slice());
+    let (ta, tb) = (pa.translation().as_slice(), pb.translation().as_slice());
+    for (x, y) in ra.iter().zip(rb).chain(ta.iter().zip(tb)) {
+        match x.total_cmp(y) {
+            Ordering::Equal => {}
+            o => return o,
+        }
+    }
+    Ordering::Equal
 }
 
 fn pose_values(p: &Pose) -> impl Iterator<Item = f64> + '_ {
@@ -144,10 +156,10 @@ pub(crate) fn as_rounded_linear(s: &Shape, p: &Pose) -> Option<(LinearPiece, f64
             (LinearPiece { origin: a, dir: b - a, lo: 0.0, hi: 1.0 }, 0.0)
         }
         Shape::Capsule(x) => {
-            let h = x.half_height();
-            let a = p.transform_point(&Point3::new(0.0, 0.0, -h));
-            let b = p.transform_point(&Point3::new(0.0, 0.0, h));
-            (LinearPiece { origin: a, dir: b - a, lo: 0.0, hi: 1.0 }, x.radius())
+            // Endpoints t ∓ h·R e_z (R e_z = the third column; no full transforms).
+            let axis = p.rotation().column(2) * x.half_height();
+            let a = Point3::from(p.translation() - axis);
+            (LinearPiece { origin: a, dir: axis * 2.0, lo: 0.0, hi: 1.0 }, x.radius())
         }
         Shape::Line(x) => (
             LinearPiece {
@@ -247,25 +259,29 @@ const LCP_POLYTOPE_MAX_VERTICES: usize = 16;
 
 /// The route for the (canonically ordered) pair under the settings; `None` = unsupported.
 fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
-    let closed = closed_form_route(a, b);
-    let lcp = lcp::available(a, b);
-    let gjk = a.is_bounded() && b.is_bounded();
-    let ellipsoid = ellipsoid::available(a, b);
+    // Availability checks are evaluated lazily, in the order of precedence (the common
+    // closed-form pairs never look at the LCP, ellipsoid or GJK tables).
+    let gjk = || a.is_bounded() && b.is_bounded();
     match settings.algorithm {
-        Algorithm::ClosedForm => closed,
-        Algorithm::Lcp => lcp.then_some(Route::Lcp),
-        Algorithm::Gjk => gjk.then_some(Route::Gjk),
-        Algorithm::Ellipsoid => ellipsoid.then_some(Route::Ellipsoid),
+        Algorithm::ClosedForm => closed_form_route(a, b),
+        Algorithm::Lcp => lcp::available(a, b).then_some(Route::Lcp),
+        Algorithm::Gjk => gjk().then_some(Route::Gjk),
+        Algorithm::Ellipsoid => ellipsoid::available(a, b).then_some(Route::Ellipsoid),
         Algorithm::Dqp3 => dqp3::available(a, b).then_some(Route::Dqp3),
         Algorithm::Lp | Algorithm::Sat => None,
         Algorithm::Auto => {
-            if lcp && settings.arithmetic == Arithmetic::Exact {
-                Some(Route::Lcp)
-            } else if closed.is_some() {
-                closed
-            } else if ellipsoid {
-                Some(Route::Ellipsoid)
-            } else if lcp && (lcp_wins(a, b) || !gjk) {
+            if settings.arithmetic == Arithmetic::Exact && lcp::available(a, b) {
+                return Some(Route::Lcp);
+            }
+            if let Some(closed) = closed_form_route(a, b) {
+                return Some(closed);
+            }
+            if ellipsoid::available(a, b) {
+                return Some(Route::Ellipsoid);
+            }
+            let lcp = lcp::available(a, b);
+            let gjk = gjk();
+            if lcp && (lcp_wins(a, b) || !gjk) {
                 Some(Route::Lcp)
             } else if gjk {
                 Some(Route::Gjk)
@@ -302,9 +318,25 @@ fn distance_ordered(
                 as_rounded_linear(b, pb).ok_or_else(internal)?,
             );
             let (qa, qb) = closest_linear_linear(&la, &lb);
+            // The certificate's lower bound along the witness direction n, from the support
+            // functions of the world-frame cores (segment/point endpoints): h_A(n) = h_core(n)
+            // + r_a for |n| = 1, so `finish` only subtracts the radii (weak duality, as the
+            // generic support-function bound, without re-transforming the shapes).
+            let diff = qb - qa;
+            let len = diff.norm();
+            let lower_hint = if len > 0.0 && len.is_finite() {
+                let n = diff / len;
+                match (la.support_value(&n), lb.support_value(&-n)) {
+                    (Some(ha), Some(hb)) if (-hb - ha).is_finite() => Some(-hb - ha),
+                    _ => None,
+                }
+            } else {
+                None
+            };
             // Points, segments and lines are flat: contact of the cores has depth 0.
             let core = Core { qa, qb, core_depth: Some(0.0), lower_hint: None };
-            closed_form(core, Radii { a: ra, b: rb })
+            let (radii, path) = (Radii { a: ra, b: rb }, QueryPath::ClosedForm);
+            Ok(finish_along_witness(core, radii, shapes, settings, Algorithm::ClosedForm, path, lower_hint))
         }
         Route::BallBox => {
             // Canonical order puts a point before a box and a box before a sphere.

@@ -13,7 +13,14 @@ use nalgebra::{Point3, Vector3};
 
 use super::Shape;
 use super::adjacency::{HILL_CLIMB_MIN_VERTICES, linear_support};
+use crate::gjk::SCANNED;
 use crate::pose::Pose;
+
+/// Convex polytopes with an adjacency and at least this many vertices climb from a warm hint
+/// (a handful of neighbour dot products, the previous support vertex being at or next to the
+/// answer) instead of scanning every vertex; cold queries below
+/// [`HILL_CLIMB_MIN_VERTICES`] still scan.
+pub(crate) const WARM_CLIMB_MIN_VERTICES: usize = 16;
 
 /// |n·d| ≤ this × |n| counts as perpendicular to a line.
 pub(crate) const LINE_PERPENDICULAR: f64 = 1e-12;
@@ -87,9 +94,19 @@ impl Shape {
             }
             Shape::ConvexPolytope(p) => {
                 let v = p.vertices();
+                // A hint without the SCANNED bit is a climbing start (set by a previous climb,
+                // or a warm start's previous support vertex): worth climbing from on mid-size
+                // hulls too, where a cold climb from the seeds is not.
+                let warm = *hint & SCANNED == 0 && v.len() >= WARM_CLIMB_MIN_VERTICES;
                 match p.adjacency() {
-                    Some(adj) if v.len() >= HILL_CLIMB_MIN_VERTICES => v[adj.hill_climb(v, m, hint)],
-                    _ => v[linear_support(v, m)],
+                    Some(adj) if v.len() >= HILL_CLIMB_MIN_VERTICES || warm => v[adj.hill_climb(v, m, hint)],
+                    _ => {
+                        let i = linear_support(v, m);
+                        // Remembered for warm starts, flagged so that later queries of this
+                        // run keep scanning (u32 indices: no polytope reaches 2³¹ vertices).
+                        *hint = u32::try_from(i).map_or(u32::MAX, |i| i | SCANNED);
+                        v[i]
+                    }
                 }
             }
             Shape::Polyhedron(p) => best_vertex(p.vertices(), m),
