@@ -85,3 +85,31 @@ fn no_facet_form_is_unsupported_and_the_conversion_keeps_the_bracket() {
     assert!((d.distance() - 2.0).abs() < 1e-12);
     assert!(d.certificate.lower <= 2.0 && 2.0 <= d.certificate.upper);
 }
+
+/// The tracker's overlap fast path (the previous common point re-checked against both
+/// objects) gives the cold answer's verdict and distance at every step of a trajectory that
+/// enters, stays in and leaves overlap, and its common points lie in both objects.
+#[test]
+fn tracker_overlap_fast_path_matches_cold() {
+    use proxima_geom::dqp3::{Dqp3Outcome, Dqp3Tracker, genball};
+    let a = genball(6).unwrap();
+    let b = genball(8).unwrap();
+    let mut tracker = Dqp3Tracker::new(&a, &b);
+    let (mut overlapping, mut fast) = (0, 0);
+    for k in 0..400 {
+        let t = k as f64 * 0.01;
+        let pa = pose(t, [0.0, 0.0, 0.0]);
+        let pb = pose(-t, [2.6 * (1.3 * t).cos(), 0.3 * t.sin(), 0.1]);
+        let warm = tracker.step(&pa, &pb);
+        let cold = distance_dqp3(&a, &pa, &b, &pb, &Dqp3Settings::default()).unwrap();
+        assert!((warm.distance() - cold.distance()).abs() <= 1e-9, "step {k}");
+        if let Dqp3Outcome::Intersecting { point } = warm.outcome {
+            overlapping += 1;
+            fast += usize::from(warm.passes == 0);
+            assert!(a.min_slack(&pa.inverse_transform_point(&point)) >= -1e-12);
+            assert!(b.min_slack(&pb.inverse_transform_point(&point)) >= -1e-12);
+            assert!(matches!(cold.outcome, Dqp3Outcome::Intersecting { .. }), "step {k}");
+        }
+    }
+    assert!(overlapping > 50 && fast > overlapping / 2, "{overlapping} overlapping, {fast} fast");
+}

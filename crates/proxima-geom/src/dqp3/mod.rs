@@ -266,12 +266,15 @@ pub struct Dqp3Tracker<'p> {
     b: &'p FacetPolyhedron,
     warm: solver::Warm,
     settings: Dqp3Settings,
+    /// The common point (world frame) of the last step when the objects overlapped: if it is
+    /// still inside both at the next poses, that step is answered by two containment checks.
+    last_common: Option<Point3<f64>>,
 }
 
 impl<'p> Dqp3Tracker<'p> {
     /// A tracker with default settings, starting cold at the centroids.
     pub fn new(a: &'p FacetPolyhedron, b: &'p FacetPolyhedron) -> Self {
-        Self { a, b, warm: cold_state(a, b), settings: Dqp3Settings::default() }
+        Self { a, b, warm: cold_state(a, b), settings: Dqp3Settings::default(), last_common: None }
     }
     /// A tracker with the given settings.
     pub fn with_settings(
@@ -280,15 +283,37 @@ impl<'p> Dqp3Tracker<'p> {
         settings: Dqp3Settings,
     ) -> Result<Self, GeomError> {
         settings.validate()?;
-        Ok(Self { a, b, warm: cold_state(a, b), settings })
+        Ok(Self { a, b, warm: cold_state(a, b), settings, last_common: None })
     }
     /// Forget the warm state (the next step starts at the centroids).
     pub fn reset(&mut self) {
         self.warm = cold_state(self.a, self.b);
+        self.last_common = None;
     }
     /// Distance at the given poses, warm-started from the previous step. A run that does
     /// not end `Optimal` resets the state so the next step starts cold.
+    ///
+    /// Overlapping objects stay overlapping over most steps of a trajectory: when the previous
+    /// step's common point is still inside both objects (every facet slack ≥ 0, exactly as
+    /// computed), the step returns it at once — distance 0 with a common point, a complete
+    /// answer — and keeps the solver state for the next separated step.
     pub fn step(&mut self, pose_a: &Pose, pose_b: &Pose) -> Dqp3Result {
+        if let Some(p) = self.last_common {
+            let inside = |f: &FacetPolyhedron, pose: &Pose| {
+                let x = pose.inverse_transform_point(&p);
+                (0..f.num_facets()).all(|j| f.normal(j).dot(&x.coords) - f.b[j] >= 0.0)
+            };
+            if inside(self.a, pose_a) && inside(self.b, pose_b) {
+                return Dqp3Result {
+                    outcome: Dqp3Outcome::Intersecting { point: p },
+                    status: Dqp3Status::Optimal,
+                    lower: 0.0,
+                    upper: 0.0,
+                    passes: 0,
+                    alpha_steps: 0,
+                };
+            }
+        }
         let res = solver::run(
             [self.a, self.b],
             [pose_a, pose_b],
@@ -299,6 +324,10 @@ impl<'p> Dqp3Tracker<'p> {
         if res.status != Dqp3Status::Optimal {
             self.reset();
         }
+        self.last_common = match res.outcome {
+            Dqp3Outcome::Intersecting { point } if res.status == Dqp3Status::Optimal => Some(point),
+            _ => None,
+        };
         res
     }
     /// The active facet indices of (a, b) after the last step.
