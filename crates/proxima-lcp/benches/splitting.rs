@@ -9,8 +9,6 @@
 //!   independent accumulators, so it runs at memory speed. sweep time / stream time is the
 //!   ratio to report (acceptance: ≤ 2). The sweep also reads 1/A_ii (8 B per row), which the
 //!   bound does not count.
-//! * `baseline_pgs`: the previous CSR kernel (same iterates bit for bit), so each run shows
-//!   the kernel's gain next to the bound.
 //! * `dense_pgs_100`: one PGS sweep and a full PGS solve (ε_abs = 1e-8) on Dense PD(100) with a
 //!   planted solution.
 //!
@@ -146,46 +144,4 @@ fn dense_pgs_100_solve(bencher: Bencher) {
         stagnation: 0.0,
     });
     bencher.bench_local(|| black_box(solve_splitting(a, b, None, &s).expect("valid").iterations));
-}
-
-/// The CSR kernel before the unrolled gathers (row by row, a column comparison per entry,
-/// `f64::max`): the same iterates bit for bit, kept here so that every run reports the
-/// before/after pair next to the bound.
-fn baseline_kernel(a: &CsrMatrix, b: &[f64], x: &mut [f64], inv_diag: &[f64], omega: f64) -> f64 {
-    let (indptr, indices, values) = (a.indptr(), a.indices(), a.values());
-    let mut max_change = 0.0f64;
-    let mut x_prev = 0.0;
-    for (i, (w, (&bi, &inv))) in indptr.windows(2).zip(b.iter().zip(inv_diag)).enumerate() {
-        let (cols, vals) = (&indices[w[0]..w[1]], &values[w[0]..w[1]]);
-        let prev = (i as u32).wrapping_sub(1);
-        let mut s = bi;
-        let mut a_prev = 0.0;
-        for (&j, &a) in cols.iter().zip(vals) {
-            if j == prev {
-                a_prev = a;
-            } else {
-                s += a * x[j as usize];
-            }
-        }
-        let c = omega * inv;
-        let old = x[i];
-        let trial = (old - c * s) - (c * a_prev) * x_prev;
-        let new = if trial > 0.0 { trial } else { 0.0 };
-        x[i] = new;
-        x_prev = new;
-        max_change = max_change.max((new - old).abs());
-    }
-    max_change
-}
-
-#[divan::bench(args = GRIDS, sample_count = 30)]
-fn baseline_pgs(bencher: Bencher, name: &str) {
-    let g = grid(name);
-    let mut x = vec![0.0; g.a.n()];
-    for _ in 0..3 {
-        projected_sweep(&g.a, &g.b, &mut x, &mut (), &g.inv_diag, 1.0);
-    }
-    bencher
-        .counter(BytesCount::new(sweep_bytes(g)))
-        .bench_local(|| black_box(baseline_kernel(&g.a, &g.b, black_box(&mut x), &g.inv_diag, 1.0)));
 }
