@@ -317,6 +317,15 @@ pub fn pcg(
     }
 }
 
+/// `rhs` must have A's dimension.
+fn check_rhs<A: LinearOperator + ?Sized>(a: &A, rhs: &[f64]) -> Result<(), LcpError> {
+    if a.dim() == rhs.len() {
+        Ok(())
+    } else {
+        Err(LcpError::DimensionMismatch { what: "right-hand side", expected: a.dim(), found: rhs.len() })
+    }
+}
+
 /// [`gmres`] on K = A for a [`LinearOperator`] (checks `A.dim()` against `rhs`).
 pub fn gmres_operator<A: LinearOperator + ?Sized>(
     a: &A,
@@ -324,13 +333,7 @@ pub fn gmres_operator<A: LinearOperator + ?Sized>(
     v: &mut [f64],
     settings: &KrylovSettings,
 ) -> Result<KrylovInfo, LcpError> {
-    if a.dim() != rhs.len() {
-        return Err(LcpError::DimensionMismatch {
-            what: "right-hand side",
-            expected: a.dim(),
-            found: rhs.len(),
-        });
-    }
+    check_rhs(a, rhs)?;
     gmres(|u, out| a.apply(u, out), rhs, v, settings)
 }
 
@@ -342,13 +345,7 @@ pub fn pcg_operator<A: LinearOperator + ?Sized>(
     v: &mut [f64],
     settings: &KrylovSettings,
 ) -> Result<KrylovInfo, LcpError> {
-    if a.dim() != rhs.len() {
-        return Err(LcpError::DimensionMismatch {
-            what: "right-hand side",
-            expected: a.dim(),
-            found: rhs.len(),
-        });
-    }
+    check_rhs(a, rhs)?;
     let mut d = vec![0.0; a.dim()];
     a.diagonal(&mut d);
     let usable = d.iter().all(|&x| x > 0.0 && x.is_finite());
