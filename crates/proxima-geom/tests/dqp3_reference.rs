@@ -37,8 +37,15 @@ fn random_rotation(rng: &mut SmallRng) -> Matrix3<f64> {
     rot(axis + Vector3::new(1e-3, 0.0, 0.0), rng.random_range(0.0..std::f64::consts::TAU))
 }
 
-/// The same distance QP for the general active-set solver, in world coordinates.
-fn reference_distance(a: &FacetPolyhedron, pa: &Pose, b: &FacetPolyhedron, pb: &Pose) -> f64 {
+/// The distance QP min ½|x_a − x_b|² over x_a ∈ A, x_b ∈ B (both placed, then moved by
+/// `shift`): the 6×6 Hessian and the inward facet rows n·x ≥ offset + n·(t + shift).
+fn distance_qp_data(
+    a: &FacetPolyhedron,
+    pa: &Pose,
+    b: &FacetPolyhedron,
+    pb: &Pose,
+    shift: Vector3<f64>,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let mut h = vec![0.0; 36];
     for i in 0..3 {
         h[i * 6 + i] = 1.0;
@@ -53,9 +60,15 @@ fn reference_distance(a: &FacetPolyhedron, pa: &Pose, b: &FacetPolyhedron, pb: &
             let mut row = vec![0.0; 6];
             row[obj * 3..obj * 3 + 3].copy_from_slice(n.as_slice());
             rows.extend(row);
-            rhs.push(p.offset(j) + n.dot(pose.translation()));
+            rhs.push(p.offset(j) + n.dot(&(pose.translation() + shift)));
         }
     }
+    (h, rows, rhs)
+}
+
+/// The same distance QP for the general active-set solver, in world coordinates.
+fn reference_distance(a: &FacetPolyhedron, pa: &Pose, b: &FacetPolyhedron, pb: &Pose) -> f64 {
+    let (h, rows, rhs) = distance_qp_data(a, pa, b, pb, Vector3::zeros());
     let ca = pa.transform_point(&a.centroid());
     let cb = pb.transform_point(&b.centroid());
     let qp = InequalityQp::new(6, h, vec![0.0; 6], rows, rhs).unwrap();
@@ -329,24 +342,7 @@ fn hull_of_vertices_matches_the_facet_form() {
 /// QP's implicit bounds x ≥ 0 are inactive. `None` when the float run is not certified.
 fn lemke_distance(a: &FacetPolyhedron, pa: &Pose, b: &FacetPolyhedron, pb: &Pose) -> Option<f64> {
     use proxima_lcp::{ConvexQp, QpSettings, QpStatus, solve_qp};
-    let shift = Vector3::new(50.0, 50.0, 50.0);
-    let mut h = vec![0.0; 36];
-    for i in 0..3 {
-        h[i * 6 + i] = 1.0;
-        h[(i + 3) * 6 + i + 3] = 1.0;
-        h[i * 6 + i + 3] = -1.0;
-        h[(i + 3) * 6 + i] = -1.0;
-    }
-    let (mut rows, mut rhs) = (Vec::new(), Vec::new());
-    for (obj, p, pose) in [(0, a, pa), (1, b, pb)] {
-        for j in 0..p.num_facets() {
-            let n = pose.rotation() * p.normal(j);
-            let mut row = vec![0.0; 6];
-            row[obj * 3..obj * 3 + 3].copy_from_slice(n.as_slice());
-            rows.extend(row);
-            rhs.push(p.offset(j) + n.dot(&(pose.translation() + shift)));
-        }
-    }
+    let (h, rows, rhs) = distance_qp_data(a, pa, b, pb, Vector3::new(50.0, 50.0, 50.0));
     let qp = ConvexQp::new(h, vec![0.0; 6], 0.0).unwrap().with_inequalities(rows, rhs).unwrap();
     let mut s = QpSettings::default();
     s.lemke.fallback.exact_resolve_max_n = 0;
