@@ -8,8 +8,11 @@
 //! | parry #431 | box–box distance 3.7105 in one order, 3.5732 (right) in the other | both orders, LCP and GJK, exactly 3.573167 |
 //! | coal #604 | near-parallel boxes with a loose tolerance: a 1.6e-9 gap reported as contact | GJK and LCP both prove the separation |
 //! | coal, `ellipsoids` workload query 0 | coal reports 1.2954963721760884 on the crossed-ellipsoid test | our witnesses prove the distance is ≤ 1.29549482037, so coal is 1.55e-6 too large |
+//! | FCL #578 | box–box signed distance hung forever in libccd's EPA (`while(1)` never broke; in debug builds `isOutsidePolytopeFace` failed): the new support point lay in the plane of the face being expanded | the failure class: overlapping boxes with coplanar faces and edges, tiny to large depths, whole-pair rotations, sizes 0.01…100; every query returns, and the depth bracket contains the separating-axis depth |
 //!
-//! FCL #578 could not be found in the issue corpus available to us; it is not reconstructed.
+//! FCL #578's own poses are not in the part of the issue available to us (its gtest body is cut
+//! off); the family below builds the configuration the report describes — support points on the
+//! plane of a polytope face — deterministically, many times over.
 
 // The poses are the peers' numbers as printed (20 digits); f64 rounds them the same way.
 #![allow(clippy::excessive_precision)]
@@ -168,4 +171,102 @@ fn coal_crossed_ellipsoids_overestimate() {
     assert!(r.certificate.gap() <= 1e-9);
     assert!(ours < coal - 1.5e-6, "ours {ours}, coal {coal}");
     assert!((ours - 1.29549482).abs() <= 1e-8, "{ours}");
+}
+
+/// Penetration depth of two overlapping boxes by the separating-axis theorem: the minimum
+/// translation distance is min over the facet normals n of the Minkowski difference of
+/// (r_a(n) + r_b(n) − |n·(c_b − c_a)|), and for two boxes those normals are among the 3 + 3 face
+/// normals and the 9 edge–edge cross products (parallel edge pairs add no facet of their own).
+/// An independent truth for EPA: no support maps, no polytope expansion.
+fn box_box_sat_depth(ha: [f64; 3], pa: &Pose, hb: [f64; 3], pb: &Pose) -> f64 {
+    let (ra, rb) = (pa.rotation(), pb.rotation());
+    let d = pb.translation() - pa.translation();
+    let radius = |h: [f64; 3], r: &Matrix3<f64>, n: &Vector3<f64>| {
+        (0..3).map(|i| h[i] * n.dot(&r.column(i)).abs()).sum::<f64>()
+    };
+    let mut axes: Vec<Vector3<f64>> = Vec::with_capacity(15);
+    for i in 0..3 {
+        axes.push(ra.column(i).into_owned());
+        axes.push(rb.column(i).into_owned());
+        for j in 0..3 {
+            let c = ra.column(i).cross(&rb.column(j));
+            // Below 1e-9 the two edges are parallel to rounding: their cross product is noise and
+            // the facets it would name are already face facets.
+            if c.norm() > 1e-9 {
+                axes.push(c.normalize());
+            }
+        }
+    }
+    axes.iter().map(|n| radius(ha, ra, n) + radius(hb, rb, n) - n.dot(&d).abs()).fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn fcl_578_box_box_depth_with_coplanar_support_points() {
+    // Boxes whose faces and edges are coplanar with each other, overlapping by `depth` along one
+    // face normal: every support point EPA asks for along that normal lies exactly in the plane
+    // of the face it is expanding (the set-up of the FCL report). The pair is then rotated as a
+    // whole, so the coplanarity holds only to rounding, as in the report.
+    let pair_rotations = [
+        Rotation3::identity(),
+        Rotation3::from_axis_angle(&Vector3::z_axis(), 1e-12),
+        Rotation3::from_axis_angle(&Vector3::x_axis(), 0.3),
+        Rotation3::from_euler_angles(0.7, -1.1, 2.3),
+    ];
+    let mut checked = 0;
+    for scale in [0.01, 1.0, 100.0] {
+        // (half extents of a, half extents of b, offset of b's centre along the two side axes in
+        // units of the scale): equal boxes flush on their sides, a thin plate under a wide box,
+        // and a box whose side faces are flush with a's on one side only.
+        let layouts: [([f64; 3], [f64; 3], [f64; 2]); 3] = [
+            ([0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0.0, 0.0]),
+            ([2.0, 1.0, 0.05], [0.5, 0.5, 0.5], [1.5, 0.5]),
+            ([0.25, 0.3, 0.2], [0.25, 0.1, 0.4], [0.0, 0.2]),
+        ];
+        for (ha, hb, side) in layouts {
+            let ha = ha.map(|v| v * scale);
+            let hb = hb.map(|v| v * scale);
+            for rel_depth in [1e-12, 1e-9, 1e-6, 1e-3, 0.1] {
+                let depth = rel_depth * scale;
+                // b sits on top of a (z), pushed down by `depth`.
+                let local = Vector3::new(side[0] * scale, side[1] * scale, ha[2] + hb[2] - depth);
+                for rot in &pair_rotations {
+                    let origin = Vector3::new(0.3, -0.2, 0.1) * scale;
+                    let pa = Pose::from_matrix(*rot.matrix(), origin).unwrap();
+                    let pb = Pose::from_matrix(*rot.matrix(), origin + rot * local).unwrap();
+                    let truth = box_box_sat_depth(ha, &pa, hb, &pb);
+                    let a = Shape::Cuboid(Cuboid::new(ha).unwrap());
+                    let b = Shape::Cuboid(Cuboid::new(hb).unwrap());
+                    // The library's contact floor: 64 ulps of max(1, |coordinates|) (≈ 3·scale
+                    // here); below it an overlap is reported as touching with value 0. It also
+                    // covers the rounding of the poses and of the rotated offsets.
+                    let tol = 64.0 * f64::EPSILON * f64::max(1.0, 3.0 * scale);
+                    for s in [gjk(), QuerySettings::default()] {
+                        let sd = signed_distance(&a, &pa, &b, &pb, &s).unwrap();
+                        let c = sd.certificate;
+                        assert!(c.lower <= c.upper, "{c:?}");
+                        assert!(
+                            c.lower <= -truth + tol && -truth <= c.upper + tol,
+                            "scale {scale} depth {depth}: bracket {c:?} misses −{truth} ({:?}, {:?})",
+                            s.algorithm,
+                            sd.result
+                        );
+                        // The estimate is the bracket's end: within the bracket's width, which
+                        // EPA stops at ≤ tolerance × |M| (|M| ≤ 2·(|h_a| + |h_b|) + |offset|).
+                        let size = 2.0 * (Vector3::from(ha).norm() + Vector3::from(hb).norm()) + local.norm();
+                        let epa_tol = s.gjk.tolerance * size;
+                        assert!(
+                            (sd.value + truth).abs() <= tol + epa_tol,
+                            "scale {scale} depth {depth} boxes {ha:?} {hb:?} rotation {rot:?}: {} vs −{truth} \
+                             ({:?}, bracket {c:?}, {:?})",
+                            sd.value,
+                            s.algorithm,
+                            sd.result.path
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 3 * 5 * 4 * 2);
 }

@@ -23,8 +23,15 @@
 //! * Face orientation uses a point strictly inside the initial polytope, never the origin, so
 //!   an origin on ∂P (kissing contact) does not flip normals.
 //! * A GJK simplex of dimension < 3 (origin on a vertex, edge or face of the simplex) is
-//!   blown up with support points along directions orthogonal to it; if M has no extent in
-//!   some direction (flat shapes in contact), the depth is 0 and the contact is touching.
+//!   blown up with support points along directions orthogonal to it. A triangle T (origin in
+//!   T) becomes the tetrahedron T + p with p = the support point on the side where M reaches
+//!   further: always convex, the origin on its face T, which the first expansion step pushes
+//!   out to the other side. (A bipyramid over T with both support points is not convex when
+//!   the segment between them misses T — boxes with coplanar faces do that, the set-up of FCL
+//!   #578 — and a non-convex P breaks the horizon of the first step.)
+//! * If M has no extent beyond round-off on one side of the simplex (flat shapes in contact,
+//!   or a depth below 64 ulps of the scale), the expansion stops with [`EpaStatus::Flat`] and
+//!   the bracket [0, extent measured on that side]: still proven, never a bare 0.
 //! * Visibility uses a tolerance relative to the problem scale, and a support point that no
 //!   face sees (rounding) ends the loop with [`EpaStatus::Stagnated`], the bracket valid.
 //! * Every quantity is relative to the scale of M, so large scale differences between the
@@ -41,7 +48,8 @@ use super::support::{Difference, SupportMap};
 pub enum EpaStatus {
     /// upper − lower ≤ tolerance × scale.
     Converged,
-    /// M has no volume around the origin (flat or touching shapes): depth 0.
+    /// M has no extent beyond round-off on one side of the origin (flat or touching shapes):
+    /// the depth is at most the (tiny) extent measured there, which is the upper bound.
     Flat,
     /// A new support point is not beyond any face (rounding); the bracket is valid.
     Stagnated,
@@ -128,7 +136,8 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> EpaOutput {
     let mut verts: Vec<Vertex> = simplex.v[..simplex.len].to_vec();
     let mut scale = scale.max(f64::MIN_POSITIVE);
-    let flat_tol = 1e-9 * scale;
+    // Extents below 64 ulps of the scale are round-off: no polytope is built on them.
+    let flat_tol = 64.0 * f64::EPSILON * scale;
     // Blow the simplex up to a full-dimensional polytope containing the origin.
     let seed = verts[0];
     if let Some(out) = blow_up(diff, &mut verts, flat_tol, &seed) {
@@ -139,17 +148,13 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
     let interior = verts.iter().fold(Vector3::zeros(), |acc, v| acc + v.w) / verts.len() as f64;
     let mut faces: Vec<Face> = Vec::with_capacity(64);
-    // Initial hull of 4 or 5 points: a tetrahedron, or a bipyramid over triangle 0-1-2.
-    let initial: &[[usize; 3]] = if verts.len() == 4 {
-        &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]
-    } else {
-        &[[0, 1, 3], [1, 2, 3], [2, 0, 3], [0, 1, 4], [1, 2, 4], [2, 0, 4]]
-    };
+    // Initial hull: a tetrahedron.
+    let initial: &[[usize; 3]] = &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
     for f in initial {
         if let Some(face) = make_face(&verts, *f, &interior) {
             faces.push(face);
         } else {
-            return flat_output(&verts, Vector3::x(), 0);
+            return flat_output(&verts, Vector3::x(), flat_tol, 0);
         }
     }
     let mut upper = f64::INFINITY;
@@ -262,15 +267,17 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     EpaOutput { status, depth: upper, lower, upper, normal: n, point_a: pa, point_b: pb, iterations: it }
 }
 
-fn flat_output(verts: &[Vertex], n: Vector3<f64>, it: u32) -> EpaOutput {
-    // The origin is on ∂M (to round-off): depth 0, witnesses the common point.
+/// The origin is on ∂M to round-off: depth in [0, `extent`] (the extent of M measured on the
+/// flat side, an upper bound of the depth), witnesses the common point.
+fn flat_output(verts: &[Vertex], n: Vector3<f64>, extent: f64, it: u32) -> EpaOutput {
     let v = verts.iter().min_by(|x, y| x.w.norm_squared().total_cmp(&y.w.norm_squared())).copied();
     let (pa, pb) = v.map_or((Point3::origin(), Point3::origin()), |v| (v.a, v.b));
+    let extent = extent.max(0.0);
     EpaOutput {
         status: EpaStatus::Flat,
-        depth: 0.0,
+        depth: extent,
         lower: 0.0,
-        upper: 0.0,
+        upper: extent,
         normal: n,
         point_a: pa,
         point_b: pb,
@@ -296,9 +303,9 @@ fn make_face(verts: &[Vertex], idx: [usize; 3], interior: &Vector3<f64>) -> Opti
     Some(Face { idx, n, dist: n.dot(&a), alive: true })
 }
 
-/// Extends `verts` (the GJK simplex, origin in its hull) to 4 affinely independent points (a
-/// tetrahedron) or 5 (a bipyramid over the triangle 0-1-2) containing the origin. Returns a
-/// depth-0 answer when M is flat around the origin.
+/// Extends `verts` (the GJK simplex, origin in its hull) to 4 affinely independent points: a
+/// tetrahedron containing the origin (possibly on its boundary). Returns the flat answer when
+/// M has no extent beyond `flat_tol` on one side of the simplex.
 fn blow_up<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     diff: &mut Difference<'_, A, B>,
     verts: &mut Vec<Vertex>,
@@ -326,7 +333,8 @@ fn blow_up<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         match best {
             Some(c) => verts.push(c),
-            None => return Some(flat_output(&[*seed], Vector3::x(), 0)),
+            // M lies within flat_tol of the origin along every axis: |depth| ≤ √3·flat_tol.
+            None => return Some(flat_output(&[*seed], Vector3::x(), 3f64.sqrt() * flat_tol, 0)),
         }
     }
     // Up to a triangle.
@@ -353,26 +361,32 @@ fn blow_up<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         match best {
             Some(c) => verts.push(c),
-            None => return Some(flat_output(verts, e.cross(&Vector3::x()).normalize(), 0)),
+            // M lies within flat_tol of the line through the segment (which holds the origin)
+            // along two orthogonal directions: the depth is at most √2·flat_tol.
+            None => {
+                let n = e.cross(&Vector3::x());
+                let n = if n.norm() > 0.5 { n.normalize() } else { e.cross(&Vector3::y()).normalize() };
+                return Some(flat_output(verts, n, 2f64.sqrt() * flat_tol, 0));
+            }
         }
     }
-    // Bipyramid over the triangle.
+    // A tetrahedron over the triangle, on the side where M reaches further. The origin lies in
+    // the triangle's plane (to rounding), so the extent on each side bounds the depth.
     let n = (verts[1].w - verts[0].w).cross(&(verts[2].w - verts[0].w));
     let len = n.norm();
     if !super::gt(len, 0.0) {
-        return Some(flat_output(verts, Vector3::z(), 0));
+        return Some(flat_output(verts, Vector3::z(), flat_tol, 0));
     }
     let n = n / len;
     let (p, q) = both(&n);
     let up = n.dot(&(p.w - verts[0].w));
     let down = n.dot(&(verts[0].w - q.w));
     if !super::gt(up, flat_tol) {
-        return Some(flat_output(verts, n, 0));
+        return Some(flat_output(verts, n, up.max(flat_tol), 0));
     }
     if !super::gt(down, flat_tol) {
-        return Some(flat_output(verts, -n, 0));
+        return Some(flat_output(verts, -n, down.max(flat_tol), 0));
     }
-    verts.push(p);
-    verts.push(q);
+    verts.push(if up >= down { p } else { q });
     None
 }

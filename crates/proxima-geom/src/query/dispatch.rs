@@ -426,9 +426,34 @@ pub(crate) fn signed_distance(
         certificate: Certificate { lower: -hi, upper: -lo },
         result: r,
     };
+    let bounded = a.is_bounded() && b.is_bounded();
     match r.proximity {
-        Proximity::Separated { distance, .. } => {
+        Proximity::Separated { distance, .. } if r.certificate.lower > 0.0 || !bounded => {
             Ok(SignedDistance { value: distance, certificate: r.certificate, result: r })
+        }
+        Proximity::Separated { distance, .. } => {
+            // Separation not proven (lower bound 0): the distance is within the tolerance of 0 and
+            // the shapes may as well overlap by that much. GJK's unclamped support-plane bound is
+            // a lower bound of the *signed* distance (sd ≥ min_{x∈M} n·x for every unit n), so
+            // its bracket covers both signs.
+            let swap = must_swap(a, pa, b, pb);
+            let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
+            let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
+            let g = if swap { g.mirrored() } else { g };
+            Ok(match (g.proximity, bracket) {
+                (Proximity::Intersecting { .. }, Some((lo, hi))) => from_depth(g, lo, hi),
+                (Proximity::Touching { .. }, _) => SignedDistance {
+                    value: 0.0,
+                    certificate: Certificate { lower: 0.0, upper: 0.0 },
+                    result: g,
+                },
+                (Proximity::Separated { distance: gd, .. }, Some((lo, hi))) => SignedDistance {
+                    value: gd.clamp(-hi, -lo),
+                    certificate: Certificate { lower: -hi, upper: -lo },
+                    result: g,
+                },
+                _ => SignedDistance { value: distance, certificate: r.certificate, result: r },
+            })
         }
         Proximity::Touching { .. } => {
             Ok(SignedDistance { value: 0.0, certificate: Certificate { lower: 0.0, upper: 0.0 }, result: r })
@@ -451,8 +476,14 @@ pub(crate) fn signed_distance(
                     certificate: Certificate { lower: 0.0, upper: 0.0 },
                     result: g,
                 }),
-                // The kernel said contact, GJK a tiny separation: both within round-off.
-                (Proximity::Separated { distance, .. }, _) => {
+                // The kernel said contact, GJK a tiny separation: both within the tolerance.
+                // Unless GJK proved the separation, its bracket covers both signs.
+                (Proximity::Separated { distance, .. }, Some((lo, hi))) => Ok(SignedDistance {
+                    value: distance.clamp(-hi, -lo),
+                    certificate: Certificate { lower: -hi, upper: -lo },
+                    result: g,
+                }),
+                (Proximity::Separated { distance, .. }, None) => {
                     Ok(SignedDistance { value: distance, certificate: g.certificate, result: g })
                 }
                 _ => Err(unsupported("signed_distance", a, b, Algorithm::Gjk)),

@@ -20,8 +20,8 @@ use nalgebra::Vector3;
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, Difference, EpaStatus, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor,
-    core_of, expand, initial_direction, run, store,
+    COLD_HINT, Difference, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor, core_of, expand,
+    initial_direction, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -41,7 +41,11 @@ pub(crate) fn distance(
 }
 
 /// As [`distance`], plus a proven bracket [lower, upper] of the penetration depth when the
-/// shapes overlap (EPA on the cores plus the radii, or radii minus the core distance).
+/// shapes overlap (EPA on the cores plus the radii, or radii minus the core distance), i.e. the
+/// signed distance lies in [−upper, −lower]. When GJK ends without proving separation (its
+/// lower bound ≤ 0 at a tiny distance), the bracket is [r − upper, r − lower] from GJK's
+/// unclamped bounds (r = the sum of the radii): its lower end is negative, as the shapes may be
+/// apart by up to that much.
 pub(crate) fn distance_with_depth(
     a: &Shape,
     pa: &Pose,
@@ -73,7 +77,9 @@ pub(crate) fn distance_with_depth(
     let core = match r.status {
         GjkStatus::Contact => {
             let e = expand(&mut diff, &r.simplex, r.scale, &settings.gjk);
-            let touching = e.status == EpaStatus::Flat || e.upper <= contact_floor(r.scale);
+            // Touching: the proven depth is below round-off (a flat expansion measures its
+            // extent, which is round-off sized, but it is judged like any other bound).
+            let touching = e.upper <= contact_floor(r.scale);
             let (lo, hi) = if touching { (0.0, 0.0) } else { (e.lower, e.upper) };
             bracket = Some((lo + rsum, hi + rsum));
             let common = nalgebra::center(&qa, &qb);
@@ -100,6 +106,8 @@ pub(crate) fn distance_with_depth(
             } else {
                 if r.upper < rsum {
                     bracket = Some((rsum - r.upper, rsum - r.lower.max(0.0)));
+                } else if !crate::gjk::gt(r.lower, 0.0) {
+                    bracket = Some((rsum - r.upper, rsum - r.lower));
                 }
                 core
             }
