@@ -7,7 +7,11 @@
 //! start; `track_warm`: every track step through `distance_tracked` with one GJK cache per track,
 //! reset at the track's start) runs one untimed warm-up pass and `--repeat` timed passes over
 //! its supported items, single thread, wall clock, library call only (shapes, poses and caches
-//! built before timing; no allocation per query).
+//! built before timing; no allocation per query). The track sections then run a second set
+//! of passes (warm-up + `--repeat`) timing every step on its own: `step_ns_mean` and
+//! `step_ns_median` over all those step times, net of `timer_overhead_ns` (the median cost of
+//! an empty timer pair, subtracted), so a per-step criterion ("warm median per step ≤ ½ cold")
+//! is read directly.
 //!
 //! Records: `signed_distance` is the distance, or minus the penetration depth when the shapes
 //! overlap (from the distance answer when it carries the depth, else from `signed_distance`
@@ -129,6 +133,80 @@ pub(crate) struct TimingRecord {
     skipped: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     num_intersecting: Option<usize>,
+    /// Mean over every timed step (all passes) of its own wall time minus the timer overhead
+    /// (tracks only: the per-step criterion of issue 8).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step_ns_mean: Option<f64>,
+    /// Median of the same per-step times.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step_ns_median: Option<f64>,
+    /// Median cost of one empty timer reading pair, subtracted from every step time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timer_overhead_ns: Option<f64>,
+}
+
+impl TimingRecord {
+    /// Adds the per-step statistics of a [`StepClock`].
+    fn with_steps(mut self, clock: &StepClock) -> Self {
+        let net: Vec<f64> = clock.samples.iter().map(|&t| (t as f64 - clock.overhead_ns).max(0.0)).collect();
+        if !net.is_empty() {
+            self.step_ns_mean = Some(net.iter().sum::<f64>() / net.len() as f64);
+        }
+        self.step_ns_median = median(net);
+        self.timer_overhead_ns = Some(clock.overhead_ns);
+        self
+    }
+}
+
+/// Per-step timing: every step of a pass timed on its own (`Instant` pair), after one
+/// untimed warm-up pass. The overhead of an empty timer pair (median of many) is measured once
+/// and subtracted by [`TimingRecord::with_steps`]. Samples are preallocated: recording a step
+/// allocates nothing.
+pub(crate) struct StepClock {
+    samples: Vec<u64>,
+    recording: bool,
+    overhead_ns: f64,
+}
+
+impl StepClock {
+    /// Times one step (recorded only in the timed passes).
+    #[inline]
+    pub(crate) fn step<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let r = f();
+        let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        if self.recording {
+            self.samples.push(ns);
+        }
+        r
+    }
+}
+
+/// Median ns of an empty `Instant::now()` / `elapsed()` pair.
+fn timer_overhead_ns() -> f64 {
+    let v: Vec<f64> = (0..20_001)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(());
+            start.elapsed().as_nanos() as f64
+        })
+        .collect();
+    median(v).unwrap_or(0.0)
+}
+
+/// One untimed warm-up pass, then `repeat` passes of `n_steps` steps each timed by the clock.
+pub(crate) fn time_steps(repeat: usize, n_steps: usize, mut pass: impl FnMut(&mut StepClock)) -> StepClock {
+    let mut clock = StepClock {
+        samples: Vec::with_capacity(repeat * n_steps),
+        recording: false,
+        overhead_ns: timer_overhead_ns(),
+    };
+    pass(&mut clock);
+    clock.recording = true;
+    for _ in 0..repeat {
+        pass(&mut clock);
+    }
+    clock
 }
 
 pub(crate) fn timing_record(
@@ -152,13 +230,23 @@ pub(crate) fn timing_record(
         ns_per_query_median: median(per),
         skipped,
         num_intersecting: None,
+        step_ns_mean: None,
+        step_ns_median: None,
+        timer_overhead_ns: None,
     }
 }
 
 pub(crate) fn summary(w: &Workload, t: &TimingRecord) {
     let f = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
+    let steps = match (t.step_ns_median, t.step_ns_mean) {
+        (Some(med), Some(mean)) => format!(
+            "; per step median {med:.1} mean {mean:.1} (timer overhead {} subtracted)",
+            f(t.timer_overhead_ns)
+        ),
+        _ => String::new(),
+    };
     eprintln!(
-        "proxima {} {}:{}: n={} skipped={} ns/query min {} median {}",
+        "proxima {} {}:{}: n={} skipped={} ns/query min {} median {}{steps}",
         w.name,
         t.section,
         t.variant,
@@ -322,7 +410,19 @@ fn run_variant(w: &Workload, variant: &str, settings: &QuerySettings, repeat: us
             })
         })
         .map_err(|p| Internal(format!("timed track pass: {p}")))?;
-        timing.push(timing_record("track_cold", variant, steps.len(), skipped, repeat, &total));
+        let clock = common::catch(|| {
+            time_steps(repeat, steps.len(), |clock| {
+                for &(a, pa, b, pb) in &steps {
+                    black_box(
+                        clock.step(|| distance(&shapes[a], pa, &shapes[b], pb, black_box(settings)).ok()),
+                    );
+                }
+            })
+        })
+        .map_err(|p| Internal(format!("per-step track pass: {p}")))?;
+        timing.push(
+            timing_record("track_cold", variant, steps.len(), skipped, repeat, &total).with_steps(&clock),
+        );
 
         // Warm: values from an untimed warm-started pass, then the timed passes.
         let mut caches = vec![GjkCache::new(); w.tracks.len()];
@@ -357,7 +457,24 @@ fn run_variant(w: &Workload, variant: &str, settings: &QuerySettings, repeat: us
             })
         })
         .map_err(|p| Internal(format!("timed warm track pass: {p}")))?;
-        timing.push(timing_record("track_warm", variant, warm_n, warm_skipped, repeat, &total));
+        let n_steps = w.tracks.iter().map(|t| t.poses.len()).sum();
+        let clock = common::catch(|| {
+            time_steps(repeat, n_steps, |clock| {
+                for (t, cache) in w.tracks.iter().zip(caches.iter_mut()) {
+                    cache.reset();
+                    for (pa, pb) in &t.poses {
+                        black_box(clock.step(|| {
+                            distance_tracked(&shapes[t.a], pa, &shapes[t.b], pb, black_box(settings), cache)
+                                .ok()
+                        }));
+                    }
+                }
+            })
+        })
+        .map_err(|p| Internal(format!("per-step warm track pass: {p}")))?;
+        timing.push(
+            timing_record("track_warm", variant, warm_n, warm_skipped, repeat, &total).with_steps(&clock),
+        );
     }
     output_lines(w, &timing, &records)
 }

@@ -31,6 +31,7 @@ use nalgebra::{Point3, Vector3};
 use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 use super::simplex::Simplex;
 use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap, warm_hint};
+use super::warm::WarmPairs;
 use crate::error::GeomError;
 use crate::pose::Pose;
 
@@ -77,6 +78,8 @@ pub(crate) struct Run {
     pub iterations: u32,
     pub hint_a: u32,
     pub hint_b: u32,
+    /// B's placement in A's frame (for the warm-start pairs).
+    pub frame: RelativeFrame,
 }
 
 /// Contact threshold: 64 ulps of the problem scale.
@@ -92,6 +95,8 @@ pub(crate) struct Start {
     pub simplex_dirs: [Vector3<f64>; 4],
     pub simplex_hints: [(u32, u32); 4],
     pub simplex_len: usize,
+    /// The previous final simplex as support pairs (preferred over `simplex_dirs`).
+    pub pairs: WarmPairs,
 }
 
 impl Start {
@@ -102,6 +107,7 @@ impl Start {
             simplex_dirs: [Vector3::zeros(); 4],
             simplex_hints: [(COLD_HINT, COLD_HINT); 4],
             simplex_len: 0,
+            pairs: WarmPairs::EMPTY,
         }
     }
 }
@@ -118,6 +124,9 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         d0 = Vector3::x();
     }
     let mut simplex = Simplex::new();
+    // Warm start by support pairs (gjk/warm.rs): the previous final simplex re-read here.
+    let warm_size = start.pairs.seed(diff, &mut simplex);
+    let dir_warm_len = if simplex.len > 0 { 0 } else { start.simplex_len.min(4) };
     let mut lower = f64::NEG_INFINITY;
     let mut lower_dir = d0;
     let mut add = |simplex: &mut Simplex, d: &Vector3<f64>, hints: Option<(u32, u32)>| {
@@ -140,7 +149,7 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
     };
     // Warm start: the previous final simplex's directions, re-evaluated at these poses.
-    for k in 0..start.simplex_len.min(4) {
+    for k in 0..dir_warm_len {
         // Start each re-evaluation where that vertex was found last time.
         let (ha, hb) = start.simplex_hints[k];
         let hints = (ha != COLD_HINT && hb != COLD_HINT).then_some((ha, hb));
@@ -157,7 +166,7 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         Mode::Distance => None,
         Mode::Boolean { margin } => Some(margin),
     };
-    let mut scale = upper.max(f64::MIN_POSITIVE);
+    let mut scale = upper.max(warm_size).max(f64::MIN_POSITIVE);
     let mut accel = settings.acceleration;
     let mut dir = v;
     let mut w_prev = first.w;
@@ -270,6 +279,7 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         iterations: it,
         hint_a: diff.hint_a,
         hint_b: diff.hint_b,
+        frame: diff.frame,
     }
 }
 
@@ -282,6 +292,7 @@ pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>)
             simplex_dirs: c.simplex_dirs,
             simplex_hints: c.simplex_hints,
             simplex_len: usize::from(c.simplex_len),
+            pairs: c.pairs,
         },
         _ => Start::cold(-frame.t),
     }
@@ -356,6 +367,7 @@ pub(crate) fn store(c: &mut GjkCache, r: &Run, swapped: bool) {
         c.simplex_dirs[i] = r.simplex.v[i].d;
         c.simplex_hints[i] = (r.simplex.v[i].ha, r.simplex.v[i].hb);
     }
+    c.pairs = WarmPairs::from_simplex(&r.simplex, &r.frame);
     c.hint_a = r.hint_a;
     c.hint_b = r.hint_b;
     c.swapped = swapped;

@@ -33,6 +33,7 @@ mod epa;
 mod settings;
 mod simplex;
 mod support;
+mod warm;
 
 pub use distance::{GjkOutput, gjk_distance, gjk_intersects};
 pub use epa::{EpaOutput, EpaStatus, penetration};
@@ -40,8 +41,8 @@ pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
 pub(crate) use distance::{Mode, Start, contact_floor, initial_direction, run, store};
-pub(crate) use epa::expand;
 pub(crate) use support::{COLD_HINT, Difference, RelativeFrame, SCANNED, core_of};
+pub(crate) use warm::expand_warm;
 
 /// `x > y`, false when either is NaN (reads better than `!(x > y)` for "not proven greater").
 #[inline]

@@ -120,6 +120,9 @@ pub struct GjkCache {
     pub(crate) simplex_len: u8,
     /// Hill-climbing hints (A, B) of those vertices.
     pub(crate) simplex_hints: [(u32, u32); 4],
+    /// The same simplex as support pairs (local directions and vertex hints of both shapes):
+    /// re-read without support queries at the next poses (gjk/warm.rs).
+    pub(crate) pairs: super::warm::WarmPairs,
     pub(crate) hint_a: u32,
     pub(crate) hint_b: u32,
     /// Whether the stored state was computed with the shapes exchanged (the dispatcher's

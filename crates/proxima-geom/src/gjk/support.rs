@@ -35,6 +35,14 @@ pub(crate) const SCANNED: u32 = 1 << 31;
 pub trait SupportMap {
     /// A point of the shape maximizing m·x (local frame). `hint`: see the module docs.
     fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64>;
+
+    /// The point a support query left in `hint` (a vertex index, for shapes that hill-climb),
+    /// or `None` when the shape keeps no such points or `hint` is out of range. Used by warm
+    /// starts to re-read a previous support point without a query; the default keeps none.
+    fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
+        let _ = hint;
+        None
+    }
 }
 
 impl SupportMap for Shape {
@@ -42,6 +50,13 @@ impl SupportMap for Shape {
     /// GJK entry point rejects them before calling this.
     fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
         self.local_support_hinted(m, hint).unwrap_or_else(Point3::origin)
+    }
+
+    fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
+        match self {
+            Shape::ConvexPolytope(p) => p.vertices().get(usize::try_from(hint & !SCANNED).ok()?).copied(),
+            _ => None,
+        }
     }
 }
 
@@ -63,6 +78,13 @@ impl SupportMap for CoreShape<'_> {
             CoreShape::Origin => Point3::origin(),
             CoreShape::ZSegment(h) => Point3::new(0.0, 0.0, if m.z >= 0.0 { *h } else { -*h }),
             CoreShape::Whole(s) => s.local_support_hinted(m, hint).unwrap_or_else(Point3::origin),
+        }
+    }
+
+    fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
+        match self {
+            CoreShape::Whole(s) => s.hinted_vertex(hint),
+            _ => None,
         }
     }
 }

@@ -20,8 +20,8 @@ use nalgebra::Vector3;
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, Difference, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor, core_of, expand,
-    initial_direction, run, store,
+    COLD_HINT, Difference, GjkCache, GjkStatus, Mode, RelativeFrame, Start, contact_floor, core_of,
+    expand_warm, initial_direction, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -76,7 +76,7 @@ pub(crate) fn distance_with_depth(
     let mut bracket = None;
     let core = match r.status {
         GjkStatus::Contact => {
-            let e = expand(&mut diff, &r.simplex, r.scale, &settings.gjk);
+            let e = expand_warm(&mut diff, &r, &init, &settings.gjk);
             // Touching: the proven depth is below round-off (a flat expansion measures its
             // extent, which is round-off sized, but it is judged like any other bound).
             let touching = e.upper <= contact_floor(r.scale);
@@ -144,6 +144,7 @@ fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start
                 for h in t.simplex_hints.iter_mut() {
                     *h = (h.1, h.0);
                 }
+                t.pairs = s.pairs.swapped();
                 (t, (c.hint_b, c.hint_a))
             }
         }
