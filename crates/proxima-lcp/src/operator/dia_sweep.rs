@@ -45,11 +45,13 @@
 //! kernel falls back to the plain row loop. `b`, `inv_diag` and `x` must hold n entries
 //! (checked by the solvers; shorter slices panic).
 
+use core::cell::Cell;
+
 use super::dia::{DiaMatrix, valid_rows};
 use super::{LinearOperator, RowAccess};
 
 /// The most rows per block (stack buffers of this many entries).
-const BLOCK_MAX: usize = 128;
+const BLOCK_MAX: usize = 16;
 
 /// Ã = D⁻¹A − I split for the kernel (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
@@ -126,54 +128,188 @@ fn blocked_sweep(
     inv_diag: &[f64],
     omega: f64,
 ) -> f64 {
-    let (b, inv_diag) = (&b[..n], &inv_diag[..n]);
+    let (b, inv_diag, x) = (&b[..n], &inv_diag[..n], &mut x[..n]);
     let paired = s.monotone && omega > 0.0;
+    // Rows on which every diagonal is valid (an even number of them) take the fused pair
+    // loop; the rest, and every row when the pairing does not apply, the block loop.
+    let (lo, hi) = s.others.iter().fold((0, n), |(lo, hi), &o| {
+        let valid = valid_rows(n, o);
+        (lo.max(valid.start), hi.min(valid.end))
+    });
+    let hi = if paired && hi > lo && s.others.len() <= 8 { lo + (hi - lo) / 2 * 2 } else { lo.min(n) };
+    let lo = lo.min(hi);
+    let mut state = SweepState { x_prev: 0.0, max_change: 0.0 };
+    blocks(s, n, 0..lo, b, x, inv_diag, omega, paired, &mut state);
+    if hi > lo {
+        let run = match s.others.len() {
+            0 => pairs::<0>,
+            1 => pairs::<1>,
+            2 => pairs::<2>,
+            3 => pairs::<3>,
+            4 => pairs::<4>,
+            5 => pairs::<5>,
+            6 => pairs::<6>,
+            7 => pairs::<7>,
+            _ => pairs::<8>,
+        };
+        run(s, n, lo..hi, b, x, inv_diag, omega, &mut state);
+    }
+    blocks(s, n, hi..n, b, x, inv_diag, omega, paired, &mut state);
+    state.max_change
+}
+
+/// What one stretch of rows hands to the next: the last x and the running max |Δx|.
+struct SweepState {
+    x_prev: f64,
+    max_change: f64,
+}
+
+/// The rows `rows` in blocks (phase 1, phase 2, phase 3 per block; see the module docs).
+fn blocks(
+    s: &ScaledDiagonals,
+    n: usize,
+    rows: core::ops::Range<usize>,
+    b: &[f64],
+    x: &mut [f64],
+    inv_diag: &[f64],
+    omega: f64,
+    paired: bool,
+    state: &mut SweepState,
+) {
     let mut t_buf = [0.0f64; BLOCK_MAX];
     let mut g_buf = [0.0f64; BLOCK_MAX];
     let mut old_buf = [0.0f64; BLOCK_MAX];
-    let mut max_change = 0.0f64;
-    let mut x_prev = 0.0;
-    let mut r = 0;
-    while r < n {
-        let len = s.block.min(n - r);
-        let rows = r..r + len;
+    let mut r = rows.start;
+    while r < rows.end {
+        let len = s.block.min(rows.end - r);
+        let block = r..r + len;
         let (t, g, old) = (&mut t_buf[..len], &mut g_buf[..len], &mut old_buf[..len]);
         // Phase 1: t and g of the whole block.
-        old.copy_from_slice(&x[rows.clone()]);
-        for ((tk, &xo), (&bi, &inv)) in
-            t.iter_mut().zip(old.iter()).zip(b[rows.clone()].iter().zip(&inv_diag[rows.clone()]))
-        {
-            *tk = bi * inv + xo;
-        }
-        for (k, &o) in s.others.iter().enumerate() {
-            let valid = valid_rows(n, o);
-            let (lo, hi) = (r.max(valid.start), (r + len).min(valid.end));
-            if lo >= hi {
-                continue;
-            }
-            let d = &s.values[k * n + lo..k * n + hi];
-            let xs = &x[(lo as isize + o) as usize..(hi as isize + o) as usize];
-            for (tk, (&a, &xj)) in t[lo - r..hi - r].iter_mut().zip(d.iter().zip(xs)) {
-                *tk += a * xj;
-            }
-        }
-        for (tk, &xo) in t.iter_mut().zip(old.iter()) {
-            *tk = xo - omega * *tk;
-        }
-        for (gk, &p) in g.iter_mut().zip(&s.prev[rows.clone()]) {
-            *gk = -omega * p;
-        }
+        let (b, inv, prev) = (&b[block.clone()], &inv_diag[block.clone()], &s.prev[block.clone()]);
+        phase1_passes(s, n, r, x, b, inv, prev, omega, t, g, old);
         // Phase 2: the recurrence through x_{i−1}.
-        let xs = &mut x[rows];
-        x_prev = if paired { chain_paired(t, g, xs, x_prev) } else { chain_rows(t, g, xs, x_prev) };
+        let xs = &mut x[block];
+        state.x_prev =
+            if paired { chain_paired(t, g, xs, state.x_prev) } else { chain_rows(t, g, xs, state.x_prev) };
         // Phase 3: max |Δx| of the block.
-        for (&new, &o) in xs.iter().zip(old.iter()) {
-            let change = (new - o).abs();
-            max_change = if change > max_change { change } else { max_change };
-        }
+        state.max_change = max_abs_difference(xs, old, state.max_change);
         r += len;
     }
-    max_change
+}
+
+/// The rows `rows` (an even number, every diagonal valid on them, the paired recurrence
+/// applicable) two at a time in one fused loop: phase 1 of the pair (the same operations in
+/// the same order as [`phase1_passes`]), then the pair step of [`chain_paired`]. The work
+/// of later pairs does not wait for the recurrence, so the processor overlaps it with the
+/// chain (blocks serialise the two).
+#[inline(always)]
+fn pairs<const K: usize>(
+    s: &ScaledDiagonals,
+    n: usize,
+    rows: core::ops::Range<usize>,
+    b: &[f64],
+    x: &mut [f64],
+    inv_diag: &[f64],
+    omega: f64,
+    state: &mut SweepState,
+) {
+    let (lo, len) = (rows.start, rows.len());
+    // x is read at i + o and written at i in the same loop: shared cells, no aliasing rules
+    // broken and no copy.
+    let cells = Cell::from_mut(x).as_slice_of_cells();
+    let diagonals: [&[f64]; K] = core::array::from_fn(|k| &s.values[k * n + lo..k * n + lo + len]);
+    let columns: [&[Cell<f64>]; K] = core::array::from_fn(|k| {
+        let start = (lo as isize + s.others[k]) as usize;
+        &cells[start..start + len]
+    });
+    let own = &cells[rows.clone()];
+    let (b, inv, prev) = (&b[rows.clone()], &inv_diag[rows.clone()], &s.prev[rows]);
+    let (mut x_prev, mut max0, mut max1) = (state.x_prev, state.max_change, state.max_change);
+    for p in 0..len / 2 {
+        let (i0, i1) = (2 * p, 2 * p + 1);
+        let (old0, old1) = (own[i0].get(), own[i1].get());
+        let mut acc0 = b[i0] * inv[i0] + old0;
+        let mut acc1 = b[i1] * inv[i1] + old1;
+        for k in 0..K {
+            acc0 += diagonals[k][i0] * columns[k][i0].get();
+            acc1 += diagonals[k][i1] * columns[k][i1].get();
+        }
+        let (t0, t1) = (old0 - omega * acc0, old1 - omega * acc1);
+        let (g0, g1) = (-omega * prev[i0], -omega * prev[i1]);
+        let floor = pos(t1);
+        let (t01, g01) = (t1 + g1 * t0, g1 * g0);
+        let x0 = pos(t0 + g0 * x_prev);
+        let y = t01 + g01 * x_prev;
+        x_prev = if y > floor { y } else { floor };
+        own[i0].set(x0);
+        own[i1].set(x_prev);
+        let (c0, c1) = ((x0 - old0).abs(), (x_prev - old1).abs());
+        max0 = if c0 > max0 { c0 } else { max0 };
+        max1 = if c1 > max1 { c1 } else { max1 };
+    }
+    state.x_prev = x_prev;
+    state.max_change = max0.max(max1);
+}
+
+/// Phase 1 for any block: one pass per diagonal, each clipped to its valid rows.
+#[inline(always)]
+fn phase1_passes(
+    s: &ScaledDiagonals,
+    n: usize,
+    r: usize,
+    x: &[f64],
+    b: &[f64],
+    inv: &[f64],
+    prev: &[f64],
+    omega: f64,
+    t: &mut [f64],
+    g: &mut [f64],
+    old: &mut [f64],
+) {
+    let len = t.len();
+    old.copy_from_slice(&x[r..r + len]);
+    for ((tk, &xo), (&bi, &inv)) in t.iter_mut().zip(old.iter()).zip(b.iter().zip(inv)) {
+        *tk = bi * inv + xo;
+    }
+    for (k, &o) in s.others.iter().enumerate() {
+        let valid = valid_rows(n, o);
+        let (lo, hi) = (r.max(valid.start), (r + len).min(valid.end));
+        if lo >= hi {
+            continue;
+        }
+        let d = &s.values[k * n + lo..k * n + hi];
+        let xs = &x[(lo as isize + o) as usize..(hi as isize + o) as usize];
+        for (tk, (&a, &xj)) in t[lo - r..hi - r].iter_mut().zip(d.iter().zip(xs)) {
+            *tk += a * xj;
+        }
+    }
+    for (tk, &xo) in t.iter_mut().zip(old.iter()) {
+        *tk = xo - omega * *tk;
+    }
+    for (gk, &p) in g.iter_mut().zip(prev) {
+        *gk = -omega * p;
+    }
+}
+
+/// max(m, max_i |new_i − old_i|) with four independent running maxima (a single one would
+/// make the fold a serial chain).
+#[inline(always)]
+fn max_abs_difference(new: &[f64], old: &[f64], m: f64) -> f64 {
+    let mut lanes = [m; 4];
+    let (new4, old4) = (new.chunks_exact(4), old.chunks_exact(4));
+    let (new_rest, old_rest) = (new4.remainder(), old4.remainder());
+    for (nc, oc) in new4.zip(old4) {
+        for k in 0..4 {
+            let change = (nc[k] - oc[k]).abs();
+            lanes[k] = if change > lanes[k] { change } else { lanes[k] };
+        }
+    }
+    for (&nv, &ov) in new_rest.iter().zip(old_rest) {
+        let change = (nv - ov).abs();
+        lanes[0] = if change > lanes[0] { change } else { lanes[0] };
+    }
+    let (a, b) = (lanes[0].max(lanes[1]), lanes[2].max(lanes[3]));
+    a.max(b)
 }
 
 /// max(0, v) (v NaN gives 0, as in the CSR kernel).
