@@ -9,6 +9,12 @@
 //!   independent accumulators, so it runs at memory speed. sweep time / stream time is the
 //!   ratio to report (acceptance: ≤ 2). The sweep also reads 1/A_ii (8 B per row), which the
 //!   bound does not count.
+//! * `dia_pgs` / `dia_psor`: the same sweeps on the same grids in DIA storage
+//!   ([`DiaMatrix`], blocked unit-diagonal kernel).
+//! * `stream_bound_dia`: the bandwidth bound of the DIA sweep, measured the same way: it
+//!   streams exactly the bytes that kernel reads — each scaled off-diagonal over its valid
+//!   rows (8 B per entry; the −1 diagonal over all n rows), b, 1/A_ii (8 B each per row) — and
+//!   reads and writes x (16 B per row). DIA sweep time / this time is the DIA ratio.
 //! * `dense_pgs_100`: one PGS sweep and a full PGS solve (ε_abs = 1e-8) on Dense PD(100) with a
 //!   planted solution.
 //!
@@ -21,7 +27,7 @@ use divan::{Bencher, black_box};
 use proxima_lcp::generate::{FluidGridSettings, RhsKind, dense_pd, fluid_grid, make_rhs};
 use proxima_lcp::iterative::splitting::{inverse_diagonal, projected_sweep};
 use proxima_lcp::iterative::{SplittingSettings, StoppingCriteria, solve_splitting};
-use proxima_lcp::operator::{CsrMatrix, DenseMatrix};
+use proxima_lcp::operator::{CsrMatrix, DenseMatrix, DiaMatrix};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -31,6 +37,7 @@ fn main() {
 
 struct Grid {
     a: CsrMatrix,
+    dia: DiaMatrix,
     b: Vec<f64>,
     inv_diag: Vec<f64>,
 }
@@ -49,7 +56,8 @@ fn grid(name: &str) -> &'static Grid {
         };
         let g = fluid_grid(&settings, &mut SmallRng::seed_from_u64(1)).expect("valid grid");
         let inv_diag = inverse_diagonal(&g.matrix).expect("positive diagonal");
-        Grid { a: g.matrix, b: g.b, inv_diag }
+        let dia = DiaMatrix::from_csr(&g.matrix, 9).expect("a grid stencil has at most 7 diagonals");
+        Grid { a: g.matrix, dia, b: g.b, inv_diag }
     })
 }
 
@@ -114,6 +122,74 @@ fn stream_bound(bencher: Bencher, name: &str) {
     bencher.counter(BytesCount::new(sweep_bytes(g))).bench_local(|| {
         black_box(stream(g.a.values(), g.a.indices(), g.a.indptr(), &g.b, black_box(&mut x)))
     });
+}
+
+/// The slices the DIA kernel reads from the matrix: each off-diagonal over its valid rows,
+/// the −1 diagonal over all rows (see the module docs).
+fn dia_streams(d: &DiaMatrix) -> Vec<&[f64]> {
+    let n = d.n() as isize;
+    d.offsets()
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| **o != 0)
+        .map(|(k, &o)| {
+            let values = d.diagonal_values(k);
+            if o == -1 { values } else { &values[(-o).max(0) as usize..(n - o.max(0)) as usize] }
+        })
+        .collect()
+}
+
+fn dia_sweep_bytes(g: &Grid) -> u64 {
+    let matrix: usize = dia_streams(&g.dia).iter().map(|s| s.len()).sum();
+    8 * matrix as u64 + 32 * g.a.n() as u64 /* b, 1/A_ii, x read + write */
+}
+
+fn run_dia_sweep(bencher: Bencher, name: &str, omega: f64) {
+    let g = grid(name);
+    let mut x = vec![0.0; g.a.n()];
+    for _ in 0..3 {
+        projected_sweep(&g.dia, &g.b, &mut x, &mut (), &g.inv_diag, omega);
+    }
+    bencher.counter(BytesCount::new(dia_sweep_bytes(g))).bench_local(|| {
+        black_box(projected_sweep(&g.dia, &g.b, black_box(&mut x), &mut (), &g.inv_diag, omega))
+    });
+}
+
+#[divan::bench(args = GRIDS, sample_count = 30)]
+fn dia_pgs(bencher: Bencher, name: &str) {
+    run_dia_sweep(bencher, name, 1.0);
+}
+
+#[divan::bench(args = GRIDS, sample_count = 30)]
+fn dia_psor(bencher: Bencher, name: &str) {
+    run_dia_sweep(bencher, name, 1.4);
+}
+
+/// Reads the DIA sweep's bytes at streaming speed (4 independent accumulators per slice),
+/// then x ← ½(x + b·(1/A_ii)) reads b, 1/A_ii and x and writes x.
+fn stream_dia(matrix: &[&[f64]], b: &[f64], inv_diag: &[f64], x: &mut [f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    for values in matrix {
+        for c in values.chunks_exact(4) {
+            for k in 0..4 {
+                acc[k] += c[k];
+            }
+        }
+    }
+    for ((xi, bi), inv) in x.iter_mut().zip(b).zip(inv_diag) {
+        *xi = 0.5 * (*xi + bi * inv);
+    }
+    acc.iter().sum::<f64>()
+}
+
+#[divan::bench(args = GRIDS, sample_count = 30)]
+fn stream_bound_dia(bencher: Bencher, name: &str) {
+    let g = grid(name);
+    let matrix = dia_streams(&g.dia);
+    let mut x = vec![0.5; g.a.n()];
+    bencher
+        .counter(BytesCount::new(dia_sweep_bytes(g)))
+        .bench_local(|| black_box(stream_dia(&matrix, &g.b, &g.inv_diag, black_box(&mut x))));
 }
 
 fn dense_problem() -> &'static (DenseMatrix, Vec<f64>, Vec<f64>) {

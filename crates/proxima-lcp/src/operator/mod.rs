@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | [`DenseMatrix`] | dense row-major | direct |
 //! | [`CsrMatrix`] | CSR (`sprs`, `u32` column indices) | direct |
+//! | [`DiaMatrix`] | diagonals (banded / grid stencils) | direct |
 //! | [`ContactOperator`] | J (CSR) and a [`BlockDiagonal`] M⁻¹ | via v = M⁻¹Jᵀx |
 //!
 //! Edge cases: `apply` is called with slices of length [`LinearOperator::dim`]; implementors
@@ -19,12 +20,15 @@ mod contact;
 mod csr;
 mod csr_sweep;
 mod dense;
+mod dia;
+mod dia_sweep;
 mod rows;
 
 pub use contact::{BlockDiagonal, ContactOperator};
 pub use csr::{CsrMatrix, SprsCsr};
 pub use dense::DenseMatrix;
 pub(crate) use dense::dot;
+pub use dia::DiaMatrix;
 pub use rows::RowAccess;
 
 /// A square linear operator x ↦ A x on ℝⁿ.
