@@ -6,7 +6,10 @@
 # Needs the anchors installed by ../shared/bench/lcp/setup.sh; missing anchors are skipped.
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-H="$here/../shared/bench/lcp"
+# The harness sits beside the main checkout; from a worktree, find it through git's common dir.
+main_checkout="$(cd "$(git -C "$here" rev-parse --git-common-dir)/.." && pwd)"
+H="${LCP_BENCH_DIR:-$main_checkout/../shared/bench/lcp}"
+[ -d "$H" ] || { echo "no harness at $H (set LCP_BENCH_DIR)" >&2; exit 1; }
 DATA="$H/data/public"
 OUT="${1:-$here/target/lcp-vs-anchors}"
 mkdir -p "$OUT"
@@ -14,7 +17,10 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 SPY=/usr/bin/python3
 VPY=${LCP_BENCH_VENV:-$HOME/.cache/lcp-bench-venv}/bin/python
 (cd "$here" && cargo build --release -q -p proxima-cli) || exit 1
-P="$here/target/release/proxima"
+# The binary lives in cargo's target directory, which CARGO_TARGET_DIR (or a config file) may move.
+target_dir="$(cd "$here" && cargo metadata --format-version 1 --no-deps \
+  | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')" || exit 1
+P="$target_dir/release/proxima"
 FAMS="${FAMS:-dense n4l_fluid n4l_contact fluid contact}"
 # ours:anchor pairs (Siconos names)
 PAIRS="${PAIRS:-lemke:lemke pgs:pgs minmap-newton:newton_min fischer-newton:newton_fb baraff:pivot_lumod psor:- jacobi:-}"

@@ -273,7 +273,7 @@ pub enum NewtonKind {
     Fischer,
 }
 
-/// A Newton method: direct sub-solves on dense problems, matrix-free GMRES on sparse ones.
+/// A Newton method with the sub-solver [`newton_settings`] picks for the problem.
 struct Newton {
     kind: NewtonKind,
 }
@@ -285,19 +285,29 @@ struct PreparedNewton {
     settings: NewtonSettings,
 }
 
+/// Largest sparse non-symmetric problem the CLI's Newton methods solve with direct (dense LU)
+/// steps: beyond it the dense copy (8n² bytes) and the O(n³) factorisations outgrow GMRES.
+pub const NEWTON_DIRECT_SPARSE_LIMIT: usize = 1000;
+
 /// The Newton settings the CLI uses for a problem: spec defaults, the harness rule as a
-/// natural-residual absolute test, direct sub-solves for dense A and GMRES for sparse A.
+/// natural-residual absolute test, and the sub-solver by structure — direct (reduced dense LU)
+/// for dense A and for sparse non-symmetric A up to [`NEWTON_DIRECT_SPARSE_LIMIT`] (contact
+/// matrices with their zero diagonal blocks, where restarted GMRES stalls), GMRES otherwise
+/// (sparse symmetric A: well conditioned and matrix-free).
 pub fn newton_settings(a: &Operator, q: &[f64], tol: f64, max_iter: Option<usize>) -> NewtonSettings {
     let mut s = NewtonSettings { absolute_test: AbsoluteTest::NaturalResidual, ..NewtonSettings::default() };
     s.stopping.absolute = natural_tolerance(tol, q);
     if let Some(k) = max_iter {
         s.stopping.max_iterations = k;
     }
+    s.assume_symmetric = a.is_symmetric();
     s.sub_solver = match a {
         ProblemMatrix::Dense(_) => SubSolver::Direct,
+        ProblemMatrix::Sparse(m) if !s.assume_symmetric && m.n() <= NEWTON_DIRECT_SPARSE_LIMIT => {
+            SubSolver::Direct
+        }
         ProblemMatrix::Sparse(_) => SubSolver::Gmres { restart: None, max_iterations: None },
     };
-    s.assume_symmetric = a.is_symmetric();
     s
 }
 

@@ -8,7 +8,13 @@ use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_proxima");
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-const SICONOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/testdata/siconos-lcp");
+/// The shared Siconos test files: beside the checkout, or beside the main checkout when this
+/// one is a git worktree under a sibling directory (`wt/<name>`).
+fn siconos() -> String {
+    let candidates = ["/../../../shared/testdata/siconos-lcp", "/../../../../shared/testdata/siconos-lcp"];
+    let dirs = candidates.map(|rel| format!("{}{rel}", env!("CARGO_MANIFEST_DIR")));
+    dirs.iter().find(|d| Path::new(d).is_dir()).unwrap_or(&dirs[0]).clone()
+}
 
 fn testdata(rel: &str) -> String {
     format!("{ROOT}/testdata/{rel}")
@@ -85,11 +91,12 @@ fn solve_qp_exactly() {
 
 #[test]
 fn solve_siconos_dat() {
-    let path = format!("{SICONOS}/lcp_exp_murty.dat");
+    let path = format!("{}/lcp_exp_murty.dat", siconos());
     let v = json_out(&["solve", &path, "--format", "json"]);
     assert_eq!(v["status"], "solved");
     assert_eq!(nums(&v["z"]), [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
-    let v = json_out(&["solve", &format!("{SICONOS}/lcp_ortiz_block.dat"), "--exact", "--format", "json"]);
+    let v =
+        json_out(&["solve", &format!("{}/lcp_ortiz_block.dat", siconos()), "--exact", "--format", "json"]);
     assert_eq!(strs(&v["z"]), ["2/3", "0", "1/3", "0"]);
 }
 

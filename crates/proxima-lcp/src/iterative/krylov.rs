@@ -27,6 +27,9 @@
 //!   exact solution of the space; a zero diagonal entry of the reduced triangle (singular K)
 //!   sets that coordinate to 0 instead of dividing by zero.
 //! * Sizes, non-finite input and invalid settings are `Err(LcpError)`.
+//! * [`gmres_with`] / [`pcg_with`] take a [`KrylovWorkspace`] whose vectors grow to the largest
+//!   system seen and are then reused, so a Newton run allocates nothing per sub-solve;
+//!   [`gmres`] / [`pcg`] use a fresh one.
 
 use crate::error::LcpError;
 use crate::operator::LinearOperator;
@@ -73,6 +76,37 @@ impl KrylovSettings {
         }
         Ok(())
     }
+}
+
+/// Reusable storage of [`gmres_with`] and [`pcg_with`]: the Krylov basis, the Hessenberg
+/// matrix and its rotations, and the work vectors.
+#[derive(Debug, Clone, Default)]
+pub struct KrylovWorkspace {
+    basis: Vec<f64>,
+    hessenberg: Vec<f64>,
+    cosines: Vec<f64>,
+    sines: Vec<f64>,
+    g: Vec<f64>,
+    w: Vec<f64>,
+    y: Vec<f64>,
+    residual: Vec<f64>,
+    preconditioned: Vec<f64>,
+    direction: Vec<f64>,
+    image: Vec<f64>,
+}
+
+impl KrylovWorkspace {
+    /// An empty workspace; storage is sized on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// `v` cleared and resized to `len` zeros (no allocation once the capacity is there).
+fn zeroed(v: &mut Vec<f64>, len: usize) -> &mut [f64] {
+    v.clear();
+    v.resize(len, 0.0);
+    v
 }
 
 /// How a Krylov solve ended.
@@ -132,6 +166,17 @@ fn check_inputs(rhs: &[f64], v: &[f64], settings: &KrylovSettings) -> Result<(),
 /// Restarted GMRES: solves K v = rhs, starting from the given `v` (use zeros for a cold
 /// start). `apply(u, out)` must write K u into `out` (both of length n = `rhs.len()`).
 pub fn gmres(
+    apply: impl FnMut(&[f64], &mut [f64]),
+    rhs: &[f64],
+    v: &mut [f64],
+    settings: &KrylovSettings,
+) -> Result<KrylovInfo, LcpError> {
+    gmres_with(&mut KrylovWorkspace::new(), apply, rhs, v, settings)
+}
+
+/// [`gmres`] with reusable storage.
+pub fn gmres_with(
+    workspace: &mut KrylovWorkspace,
     mut apply: impl FnMut(&[f64], &mut [f64]),
     rhs: &[f64],
     v: &mut [f64],
@@ -143,15 +188,16 @@ pub fn gmres(
     let rhs_norm = norm(rhs);
     let target = (settings.relative_tolerance * rhs_norm).max(settings.absolute_tolerance);
     // Krylov basis (m + 1 vectors), Hessenberg matrix (column-major, (m + 1) × m), rotations.
-    let mut basis = vec![0.0; (m + 1) * n];
-    let mut h = vec![0.0; (m + 1) * m];
-    let (mut cs, mut sn) = (vec![0.0; m], vec![0.0; m]);
-    let mut g = vec![0.0; m + 1];
-    let mut w = vec![0.0; n];
+    let KrylovWorkspace { basis, hessenberg, cosines, sines, g, w, y, .. } = workspace;
+    let basis = zeroed(basis, (m + 1) * n);
+    let h = zeroed(hessenberg, (m + 1) * m);
+    let (cs, sn) = (zeroed(cosines, m), zeroed(sines, m));
+    let g = zeroed(g, m + 1);
+    let w = zeroed(w, n);
     let mut iterations = 0;
     loop {
         // True residual of the current iterate.
-        apply(v, &mut w);
+        apply(v, w);
         for i in 0..n {
             basis[i] = rhs[i] - w[i];
         }
@@ -186,18 +232,18 @@ pub fn gmres(
         let mut k = 0;
         for j in 0..m {
             let (done, rest) = basis.split_at_mut((j + 1) * n);
-            apply(&done[j * n..], &mut w);
+            apply(&done[j * n..], w);
             iterations += 1;
             // Modified Gram–Schmidt against the basis so far.
             for i in 0..=j {
                 let vi = &done[i * n..(i + 1) * n];
-                let hij = dot(&w, vi);
+                let hij = dot(w, vi);
                 h[j * (m + 1) + i] = hij;
                 for (wk, vk) in w.iter_mut().zip(vi) {
                     *wk -= hij * vk;
                 }
             }
-            let next_norm = norm(&w);
+            let next_norm = norm(w);
             h[j * (m + 1) + j + 1] = next_norm;
             // Apply the previous rotations to the new column, then a new one.
             let col = &mut h[j * (m + 1)..(j + 1) * (m + 1)];
@@ -225,12 +271,12 @@ pub fn gmres(
             if lucky || estimate <= target || iterations >= settings.max_iterations || !estimate.is_finite() {
                 break;
             }
-            for (dst, src) in rest[..n].iter_mut().zip(&w) {
+            for (dst, src) in rest[..n].iter_mut().zip(w.iter()) {
                 *dst = src / next_norm;
             }
         }
         // Back substitution on the k × k triangle; add the correction.
-        let mut y = vec![0.0; k];
+        let y = zeroed(y, k);
         for i in (0..k).rev() {
             let mut acc = g[i];
             for l in i + 1..k {
@@ -251,6 +297,18 @@ pub fn gmres(
 /// given `v`. `inverse_diagonal` (length n) is the Jacobi preconditioner P⁻¹ = diag(1/Kᵢᵢ);
 /// `None` means no preconditioning.
 pub fn pcg(
+    apply: impl FnMut(&[f64], &mut [f64]),
+    inverse_diagonal: Option<&[f64]>,
+    rhs: &[f64],
+    v: &mut [f64],
+    settings: &KrylovSettings,
+) -> Result<KrylovInfo, LcpError> {
+    pcg_with(&mut KrylovWorkspace::new(), apply, inverse_diagonal, rhs, v, settings)
+}
+
+/// [`pcg`] with reusable storage.
+pub fn pcg_with(
+    workspace: &mut KrylovWorkspace,
     mut apply: impl FnMut(&[f64], &mut [f64]),
     inverse_diagonal: Option<&[f64]>,
     rhs: &[f64],
@@ -273,19 +331,21 @@ pub fn pcg(
     };
     let rhs_norm = norm(rhs);
     let target = (settings.relative_tolerance * rhs_norm).max(settings.absolute_tolerance);
-    let mut r = vec![0.0; n];
-    apply(v, &mut r);
+    let KrylovWorkspace { residual, preconditioned, direction, image, .. } = workspace;
+    let r = zeroed(residual, n);
+    apply(v, r);
     for (ri, bi) in r.iter_mut().zip(rhs) {
         *ri = bi - *ri;
     }
-    let mut z = vec![0.0; n];
-    precondition(&r, &mut z);
-    let mut p = z.clone();
-    let mut q = vec![0.0; n];
-    let mut rz = dot(&r, &z);
+    let z = zeroed(preconditioned, n);
+    precondition(r, z);
+    let p = zeroed(direction, n);
+    p.copy_from_slice(z);
+    let q = zeroed(image, n);
+    let mut rz = dot(r, z);
     let mut iterations = 0;
     loop {
-        let residual_norm = norm(&r);
+        let residual_norm = norm(r);
         let info = |status| KrylovInfo { status, iterations, residual_norm, rhs_norm };
         if !residual_norm.is_finite() {
             return Ok(info(KrylovStatus::Breakdown));
@@ -296,9 +356,9 @@ pub fn pcg(
         if iterations >= settings.max_iterations {
             return Ok(info(KrylovStatus::MaxIterations));
         }
-        apply(&p, &mut q);
+        apply(p, q);
         iterations += 1;
-        let curvature = dot(&p, &q);
+        let curvature = dot(p, q);
         if !(curvature > 0.0 && curvature.is_finite()) {
             return Ok(KrylovInfo { status: KrylovStatus::Breakdown, iterations, residual_norm, rhs_norm });
         }
@@ -307,8 +367,8 @@ pub fn pcg(
             v[i] += alpha * p[i];
             r[i] -= alpha * q[i];
         }
-        precondition(&r, &mut z);
-        let rz_next = dot(&r, &z);
+        precondition(r, z);
+        let rz_next = dot(r, z);
         let beta = rz_next / rz;
         rz = rz_next;
         for i in 0..n {

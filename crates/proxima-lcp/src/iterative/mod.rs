@@ -24,7 +24,9 @@ mod outcome;
 pub mod splitting;
 
 pub use boxed::{BoxBounds, BoxedResidual, BoxedSettings, BoxedSolution, FrictionBound, solve_boxed_pgs};
-pub use krylov::{KrylovInfo, KrylovSettings, KrylovStatus, gmres, pcg};
+pub use krylov::{
+    KrylovInfo, KrylovSettings, KrylovStatus, KrylovWorkspace, gmres, gmres_with, pcg, pcg_with,
+};
 pub use newton::{
     FischerSettings, JacobianStrategy, NewtonReport, NewtonSettings, NewtonStats, SubSolver,
     solve_fischer_newton, solve_fischer_newton_report, solve_minmap_newton, solve_minmap_newton_report,

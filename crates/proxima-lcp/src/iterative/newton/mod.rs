@@ -41,12 +41,13 @@
 //!   skipped and such runs end through the other tests.
 //! * Sizes / NaN in b or x₀ / invalid settings are `Err(LcpError)`.
 
+mod direct;
 mod functions;
 mod line_search;
 mod settings;
 
 use crate::error::LcpError;
-use crate::iterative::krylov::{KrylovSettings, KrylovStatus, gmres, pcg};
+use crate::iterative::krylov::{KrylovSettings, KrylovStatus, KrylovWorkspace, gmres_with, pcg_with};
 use crate::iterative::{AbsoluteTest, IterativeSolution, IterativeStatus, lcp_residual_f64};
 use crate::operator::{DenseMatrix, LinearOperator};
 
@@ -54,6 +55,7 @@ pub use functions::{fb_jacobian_coefficients, fischer_burmeister, min_map, minma
 pub use line_search::{LineSearchOutcome, LineSearchSettings, projected_line_search};
 pub use settings::{FischerSettings, JacobianStrategy, NewtonSettings, SubSolver};
 
+use direct::DirectStep;
 use functions::{SplitMix64, fb_partials};
 
 /// Work counters of a Newton run (iteration statistics and cost reports).
@@ -135,9 +137,9 @@ pub fn minmap_reduced_direction(a: &DenseMatrix, b: &[f64], x: &[f64]) -> Option
     a.apply(x, &mut y);
     y.iter_mut().zip(b).for_each(|(yi, bi)| *yi += bi);
     let h: Vec<f64> = x.iter().zip(&y).map(|(&xi, &yi)| min_map(xi, yi)).collect();
-    let active: Vec<bool> = x.iter().zip(&y).map(|(xi, yi)| yi < xi).collect();
+    let (p, q) = minmap_coefficients(x, &y);
     let mut dx = vec![0.0; n];
-    dense_reduced_solve(a, &h, &active, &mut dx).then_some(dx)
+    DirectStep::default().solve(a, &p, &q, &h, &mut dx).then_some(dx)
 }
 
 /// Largest n for which a non-symmetric operator is copied densely to form Aᵀ products.
@@ -216,46 +218,16 @@ fn max_abs(v: &[f64]) -> f64 {
     v.iter().fold(0.0f64, |m, a| m.max(a.abs()))
 }
 
-/// Dense LU of the reduced min-map system; false when singular.
-fn dense_reduced_solve(a: &DenseMatrix, h: &[f64], active: &[bool], dx: &mut [f64]) -> bool {
-    let n = a.n();
-    let idx: Vec<usize> = (0..n).filter(|&i| active[i]).collect();
-    for i in 0..n {
-        if !active[i] {
-            dx[i] = -h[i];
-        }
-    }
-    let k = idx.len();
-    if k == 0 {
-        return true;
-    }
-    let mut m = vec![0.0; k * k];
-    let mut rhs = vec![0.0; k];
-    let mut scale = 0.0f64;
-    for (p, &i) in idx.iter().enumerate() {
-        let row = a.row(i);
-        for (q, &j) in idx.iter().enumerate() {
-            m[p * k + q] = row[j];
-            scale = scale.max(row[j].abs());
-        }
-        let coupling: f64 = (0..n).filter(|&j| !active[j]).map(|j| row[j] * h[j]).sum();
-        rhs[p] = coupling - h[i];
-    }
-    let tol = scale * f64::EPSILON * k as f64;
-    if !crate::linalg::solve_in_place(&mut m, &mut rhs, &tol) || rhs.iter().any(|v| !v.is_finite()) {
-        return false;
-    }
-    for (p, &i) in idx.iter().enumerate() {
-        dx[i] = rhs[p];
-    }
-    true
+/// Min-map Newton as J = D_p + D_q A: (p_i, q_i) = (0, 1) on 𝒜 = {y_i < x_i}, (1, 0) on ℱ.
+fn minmap_coefficients(x: &[f64], y: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    x.iter().zip(y).map(|(xi, yi)| if yi < xi { (0.0, 1.0) } else { (1.0, 0.0) }).unzip()
 }
 
 /// Per-iteration Jacobian data.
 struct Jacobian {
     /// Min-map: i ∈ 𝒜.
     active: Vec<bool>,
-    /// Fischer: J = D_p + D_q A.
+    /// J = D_p + D_q A (Fischer always; min-map for direct steps).
     p: Vec<f64>,
     q: Vec<f64>,
 }
@@ -268,7 +240,22 @@ struct Loop<'a, 'p, A: ?Sized> {
     jac: Jacobian,
     scratch: Vec<f64>,
     scratch2: Vec<f64>,
+    direct: DirectStep,
+    krylov: KrylovBuffers,
     stats: NewtonStats,
+}
+
+/// Reused storage of the iterative sub-solves (no allocation per Newton step once sized).
+#[derive(Debug, Default)]
+struct KrylovBuffers {
+    /// Min-map: 𝒜, in increasing order.
+    rows: Vec<usize>,
+    rhs: Vec<f64>,
+    solution: Vec<f64>,
+    /// A's diagonal (PCG), then the reduced inverse diagonal.
+    diagonal: Vec<f64>,
+    inverse_diagonal: Vec<f64>,
+    workspace: KrylovWorkspace,
 }
 
 impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
@@ -280,7 +267,10 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         match self.kind {
             Kind::MinMap => {
                 for i in 0..self.n() {
-                    self.jac.active[i] = y[i] < x[i];
+                    let active = y[i] < x[i];
+                    self.jac.active[i] = active;
+                    self.jac.p[i] = if active { 0.0 } else { 1.0 };
+                    self.jac.q[i] = if active { 1.0 } else { 0.0 };
                 }
             }
             Kind::Fischer { strategy, degeneracy } => {
@@ -360,27 +350,43 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         Ok(dx.iter().all(|v| v.is_finite()))
     }
 
+    /// The direct step on the reduced system (module `direct`) when the settings ask for it;
+    /// `false` when they do not or the system is singular (counted as a fallback).
+    fn direct_step(&mut self, f: &[f64], dx: &mut [f64]) -> bool {
+        let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense) else {
+            return false;
+        };
+        if self.direct.solve(d, &self.jac.p, &self.jac.q, f, dx) {
+            self.stats.direct_solves += 1;
+            true
+        } else {
+            self.stats.fallbacks += 1;
+            false
+        }
+    }
+
     fn minmap_direction(&mut self, h: &[f64], target: f64, dx: &mut [f64]) -> Result<(), LcpError> {
         let n = self.n();
-        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense) {
-            if dense_reduced_solve(d, h, &self.jac.active, dx) {
-                self.stats.direct_solves += 1;
-                return Ok(());
-            }
-            self.stats.fallbacks += 1;
+        if self.direct_step(h, dx) {
+            return Ok(());
         }
-        let idx: Vec<usize> = (0..n).filter(|&i| self.jac.active[i]).collect();
+        let bufs = &mut self.krylov;
+        bufs.rows.clear();
+        bufs.rows.extend((0..n).filter(|&i| self.jac.active[i]));
         for i in 0..n {
             dx[i] = if self.jac.active[i] { 0.0 } else { -h[i] };
         }
-        if idx.is_empty() {
+        if bufs.rows.is_empty() {
             return Ok(());
         }
         // rhs = A_𝒜ℱ H_ℱ − H_𝒜.
         self.prob.apply(dx, &mut self.scratch);
-        let rhs: Vec<f64> = idx.iter().map(|&i| -self.scratch[i] - h[i]).collect();
-        let ks = self.krylov_settings(idx.len(), target);
+        bufs.rhs.clear();
+        bufs.rhs.extend(bufs.rows.iter().map(|&i| -self.scratch[i] - h[i]));
+        let ks = self.krylov_settings(self.krylov.rows.len(), target);
         let prob = self.prob;
+        let KrylovBuffers { rows: idx, rhs, solution: sol, diagonal, inverse_diagonal, workspace } =
+            &mut self.krylov;
         let (full, image) = (&mut self.scratch, &mut self.scratch2);
         let mut reduced = |u: &[f64], out: &mut [f64]| {
             full.iter_mut().for_each(|v| *v = 0.0);
@@ -392,15 +398,17 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
                 out[p] = image[i];
             }
         };
-        let mut sol = vec![0.0; idx.len()];
+        sol.clear();
+        sol.resize(idx.len(), 0.0);
         let mut use_gmres = true;
         if let SubSolver::Pcg { .. } = self.settings.sub_solver {
-            let mut diag = vec![0.0; n];
-            self.prob.a.diagonal(&mut diag);
-            let inv: Vec<f64> = idx.iter().map(|&i| diag[i]).collect();
-            let usable = inv.iter().all(|&d| d > 0.0 && d.is_finite());
-            let inv: Vec<f64> = inv.iter().map(|d| 1.0 / d).collect();
-            let info = pcg(&mut reduced, usable.then_some(&inv[..]), &rhs, &mut sol, &ks)?;
+            diagonal.resize(n, 0.0);
+            prob.a.diagonal(diagonal);
+            let usable = idx.iter().all(|&i| diagonal[i] > 0.0 && diagonal[i].is_finite());
+            inverse_diagonal.clear();
+            inverse_diagonal.extend(idx.iter().map(|&i| 1.0 / diagonal[i]));
+            let inv = usable.then_some(&inverse_diagonal[..]);
+            let info = pcg_with(workspace, &mut reduced, inv, rhs, sol, &ks)?;
             self.stats.krylov_iterations += info.iterations;
             use_gmres = info.status == KrylovStatus::Breakdown;
             if use_gmres {
@@ -413,7 +421,7 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         }
         if use_gmres {
             let ks = KrylovSettings { restart: ks.restart.clamp(1, 20), ..ks };
-            let info = gmres(&mut reduced, &rhs, &mut sol, &ks)?;
+            let info = gmres_with(workspace, &mut reduced, rhs, sol, &ks)?;
             self.stats.krylov_solves += 1;
             self.stats.krylov_iterations += info.iterations;
             self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
@@ -433,31 +441,17 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         dx: &mut [f64],
     ) -> Result<(), LcpError> {
         let n = self.n();
-        if let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense) {
-            // J = D_p + D_q A, assembled.
-            let mut m = vec![0.0; n * n];
-            let mut scale = 0.0f64;
-            for i in 0..n {
-                for (j, aij) in d.row(i).iter().enumerate() {
-                    m[i * n + j] = self.jac.q[i] * aij;
-                }
-                m[i * n + i] += self.jac.p[i];
-                scale = m[i * n..(i + 1) * n].iter().fold(scale, |s, v| s.max(v.abs()));
-            }
-            dx.iter_mut().zip(f).for_each(|(d, fi)| *d = -fi);
-            let tol = scale * f64::EPSILON * n as f64;
-            if crate::linalg::solve_in_place(&mut m, dx, &tol) && dx.iter().all(|v| v.is_finite()) {
-                self.stats.direct_solves += 1;
-                return Ok(());
-            }
-            self.stats.fallbacks += 1;
+        if self.direct_step(f, dx) {
+            return Ok(());
         }
-        let rhs: Vec<f64> = f.iter().map(|v| -v).collect();
+        let rhs = &mut self.krylov.rhs;
+        rhs.clear();
+        rhs.extend(f.iter().map(|v| -v));
         dx.iter_mut().for_each(|v| *v = 0.0);
         let ks = self.krylov_settings(n, target);
         let (prob, kind, jac, scratch) = (self.prob, &self.kind, &self.jac, &mut self.scratch);
         let op = |v: &[f64], out: &mut [f64]| jacobian_product(prob, kind, jac, x, y, f, v, out, scratch);
-        let info = gmres(op, &rhs, dx, &ks)?;
+        let info = gmres_with(&mut self.krylov.workspace, op, &self.krylov.rhs, dx, &ks)?;
         self.stats.krylov_solves += 1;
         self.stats.krylov_iterations += info.iterations;
         self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
@@ -552,6 +546,8 @@ fn run<A: LinearOperator + ?Sized>(
         jac: Jacobian { active: vec![false; n], p: vec![0.0; n], q: vec![0.0; n] },
         scratch: vec![0.0; n],
         scratch2: vec![0.0; n],
+        direct: DirectStep::default(),
+        krylov: KrylovBuffers::default(),
         stats: NewtonStats::default(),
     };
     let stop = &settings.stopping;
