@@ -92,7 +92,7 @@ fn fluid_grids_round_trip_and_sweep_like_csr() {
 }
 
 #[test]
-fn banded_fluid_takes_small_blocks() {
+fn banded_fluid_sweeps_like_csr() {
     let mut rng = SmallRng::seed_from_u64(5);
     let f = fluid_banded(4, &mut rng).unwrap();
     let d = DiaMatrix::from_csr(&f.matrix, 7).unwrap();
