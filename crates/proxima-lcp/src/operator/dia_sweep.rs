@@ -11,7 +11,7 @@
 //! x_i ← max(0, t_i + g_i x_{i−1}),  t_i = x_i − ω (b̃_i + x_i + Σ_{o ∉ {0,−1}} ã_{i,i+o} x_{i+o}),
 //! g_i = −ω ã_{i,i−1}.
 //!
-//! Rows are taken in blocks of L consecutive rows, L ≤ min{|o| : o < −1} (and ≤ 128). Then
+//! Rows are taken in blocks of L consecutive rows, L ≤ min{|o| : o < −1} (and ≤ 64). Then
 //! inside a block every x_{i+o} with o < −1 is already final and every one with o > 0 (and
 //! x_i) still old, exactly as in the row-by-row sweep, so **phase 1** computes all t_i and
 //! g_i of the block at once, one contiguous pass per diagonal (vectorised by the compiler).
@@ -28,13 +28,16 @@
 //!
 //! On the interior rows (every diagonal valid: all but the first and last |o| rows of a
 //! grid) with the pairing applicable, the three phases are fused into one loop over row
-//! pairs (i, i + 1) instead: phase 1 of a pair reads x at rows < i (final: written by
-//! earlier pairs) or ≥ i (old), so the loop is exact for any offsets. On grids (every other
-//! lower offset ≤ −3) it reads nothing the last pair wrote, never waits for the recurrence,
-//! and the processor runs it for later pairs while the chain of earlier ones completes. Blocks serialise the two (the chain of a block and the
-//! passes of the next do not fit in the reorder window together); the fused loop was
-//! measured 15–25 % faster on the grid benchmarks. Both paths perform the same operations in the same
-//! order for a pair.
+//! pairs (i, i + 1) instead, reading b, 1/A_ii, ã and x two rows at a time: phase 1 of a
+//! pair reads x at rows < i (final: written by earlier pairs) or ≥ i (old), so the loop is
+//! exact for any offsets. On grids (every other lower offset ≤ −3) it reads nothing the
+//! last pair wrote, never waits for the recurrence, and the processor runs it for later
+//! pairs while the chain of earlier ones completes; with blocks the chain of one block and
+//! the passes of the next do not fit in the reorder window together. Measured on the
+//! benchmark grids (one sweep, 2D 256², 3D 40³): blocks everywhere 184 / 211 µs, fused pairs
+//! 138 / 181 µs, fused pairs read as 2-row chunks 122 / 152 µs; the blocks' length (16, 32,
+//! 128) changed nothing measurable. Both paths perform the same operations in the same order
+//! for a pair.
 //!
 //! Same ordering, same iterate up to rounding: the sums are associated differently from the
 //! CSR kernel (scaled entries, b̃ + x_i first, the pair composition), so iterates agree with
@@ -51,10 +54,9 @@
 //! Padding entries are 0 and are skipped by clipping each diagonal's pass to its valid rows,
 //! so no x index leaves [0, n). Row 0 has g_0 = 0 (padding) and x_{−1} taken as 0. A matrix
 //! with offsets −2 or −3 (Fluid(G)) gets blocks of 2 or 3 rows near its ends (the fused
-//! pair loop does the interior). Without
-//! a scaled copy (some A_ii ≤ 0 or NaN: the solvers refuse such matrices before sweeping) the
-//! kernel falls back to the plain row loop. `b`, `inv_diag` and `x` must hold n entries
-//! (checked by the solvers; shorter slices panic).
+//! pair loop does the interior). Without a scaled copy (some A_ii ≤ 0 or NaN: the solvers
+//! refuse such matrices before sweeping) the kernel falls back to the plain row loop. `b`,
+//! `inv_diag` and `x` must hold n entries (checked by the solvers; shorter slices panic).
 
 use core::cell::Cell;
 
@@ -62,7 +64,7 @@ use super::dia::{DiaMatrix, valid_rows};
 use super::{LinearOperator, RowAccess};
 
 /// The most rows per block (stack buffers of this many entries).
-const BLOCK_MAX: usize = 16;
+const BLOCK_MAX: usize = 64;
 
 /// Ã = D⁻¹A − I split for the kernel (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
