@@ -141,6 +141,7 @@ fn random_banded_matrices_sweep_like_csr() {
         let a = random_banded(&mut rng, n, offsets, case % 2 == 0);
         let d = DiaMatrix::from_csr(&a, 9).unwrap();
         assert_eq!(d.to_csr(), a);
+        assert_eq!(d.is_symmetric(), a.is_symmetric());
         let b = random_vec(&mut rng, n, -1.0, 1.0);
         let x0 = random_vec(&mut rng, n, -0.5, 1.0);
         assert_sweeps_agree(&a, &b, &x0, 4);
@@ -168,6 +169,26 @@ fn solves_take_the_csr_iteration_counts() {
             assert!(diff < 1e-10, "{diff:e}");
         }
     }
+}
+
+#[test]
+fn symmetry_is_read_from_the_diagonal_pairs() {
+    let sym = DiaMatrix::from_diagonals(
+        4,
+        vec![(-2, vec![0.0, 0.0, 0.5, 0.25]), (0, vec![2.0; 4]), (2, vec![0.5, 0.25, 0.0, 0.0])],
+    )
+    .unwrap();
+    assert!(sym.is_symmetric());
+    let skew = DiaMatrix::from_diagonals(
+        4,
+        vec![(-2, vec![0.0, 0.0, 0.5, 0.3]), (0, vec![2.0; 4]), (2, vec![0.5, 0.25, 0.0, 0.0])],
+    )
+    .unwrap();
+    assert!(!skew.is_symmetric());
+    let one_sided =
+        DiaMatrix::from_diagonals(4, vec![(0, vec![2.0; 4]), (1, vec![0.5, 0.5, 0.5, 0.0])]).unwrap();
+    assert!(!one_sided.is_symmetric());
+    assert_eq!(one_sided.is_symmetric(), one_sided.to_csr().is_symmetric());
 }
 
 #[test]
