@@ -379,16 +379,24 @@ impl SplitOp {
     /// At most this many diagonals (a 3D 7-point stencil has 7) for the DIA route.
     const MAX_DIAGONALS: usize = 9;
 
-    /// DIA storage when the sparse matrix has at most [`Self::MAX_DIAGONALS`] diagonals and
+    /// The least [`DiaMatrix::lower_reach`](proxima_lcp::operator::DiaMatrix::lower_reach)
+    /// for the DIA route: grids (reach = grid width) sweep 2× faster in DIA, the banded
+    /// Fluid(G) (offsets ±1, ±2, ±3: reach 2) 1.3× slower, so it stays CSR.
+    const MIN_LOWER_REACH: usize = 8;
+
+    /// DIA storage when the sparse matrix has at most [`Self::MAX_DIAGONALS`] diagonals,
     /// their padding is small — stored ≤ nnz + nnz/4 + 32 per diagonal, so the sweep streams
     /// fewer bytes than CSR (8 per stored value against 12 per entry plus row pointers) — and
-    /// the matrix as read otherwise. Same iteration, iterates equal up to rounding.
+    /// the rows read no near predecessor but x_{i−1} ([`Self::MIN_LOWER_REACH`]); the matrix as
+    /// read otherwise. Same iteration, iterates equal up to rounding.
     fn prepare(a: Operator) -> SplitOp {
         if let ProblemMatrix::Sparse(csr) = &a
             && let Some(d) = proxima_lcp::operator::DiaMatrix::from_csr(csr, Self::MAX_DIAGONALS)
         {
             let nnz = csr.nnz();
-            if d.stored() <= nnz + nnz / 4 + 32 * d.offsets().len() {
+            if d.stored() <= nnz + nnz / 4 + 32 * d.offsets().len()
+                && d.lower_reach() >= Self::MIN_LOWER_REACH
+            {
                 return SplitOp::Dia(d);
             }
         }
@@ -509,6 +517,15 @@ mod tests {
             assert_eq!((dia.status, dia.iterations), (csr.status, csr.iterations), "{method:?}");
             assert!(dia.z.iter().zip(&csr.z).all(|(u, v)| (u - v).abs() < 1e-9));
         }
+        // Fluid(G)'s bands ±1, ±2, ±3 (reach 2) stay CSR.
+        let banded = CsrMatrix::from_rows(
+            64,
+            (0..64usize).map(|i| {
+                (i.saturating_sub(3)..(i + 4).min(64)).map(move |j| (j, if i == j { 4.0 } else { -0.5 }))
+            }),
+        )
+        .unwrap();
+        assert!(matches!(SplitOp::prepare(operator_from_coo(&banded.to_coo()).unwrap()), SplitOp::Matrix(_)));
         // Many diagonals (an arrow matrix: row 0 and column 0 full) stay CSR; dense stays dense.
         let n = 40;
         let arrow = CsrMatrix::from_rows(

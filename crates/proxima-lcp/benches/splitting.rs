@@ -19,6 +19,12 @@
 //!   planted solution.
 //!
 //! Byte counts are attached to every grid benchmark (divan prints GB/s).
+//!
+//! On a shared machine the bound and the sweeps drift with the other load (divan runs one
+//! benchmark over all grids, then the next), so for the ratios run each (benchmark, grid)
+//! pair alone and alternate them, several rounds, and take medians of the per-round ratios,
+//! e.g. for r in 1..5, for b in stream_bound_dia dia_pgs dia_psor stream_bound sweep_pgs
+//! sweep_psor: `cargo bench -p proxima-lcp --bench splitting -- "$b::2d_65k"`.
 
 use std::sync::OnceLock;
 

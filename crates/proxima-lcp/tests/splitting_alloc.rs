@@ -1,4 +1,4 @@
-//! Sweeps allocate nothing: PGS/PSOR/Jacobi steps on CSR, dense and the matrix-free contact
+//! Sweeps allocate nothing: PGS/PSOR/Jacobi steps on CSR, DIA, dense and the matrix-free contact
 //! operator, the boxed sweep, and `ContactOperator::apply` (its scratch vector is reused).
 //! Proven with a counting global allocator that counts, per thread, only inside `count`.
 
@@ -6,7 +6,7 @@ use proxima_lcp::generate::{FluidGridSettings, dense_pd, fluid_grid};
 use proxima_lcp::iterative::BoxBounds;
 use proxima_lcp::iterative::boxed::boxed_sweep;
 use proxima_lcp::iterative::splitting::{inverse_diagonal, jacobi_step, projected_sweep};
-use proxima_lcp::operator::{BlockDiagonal, ContactOperator, LinearOperator, RowAccess, SprsCsr};
+use proxima_lcp::operator::{BlockDiagonal, ContactOperator, DiaMatrix, LinearOperator, RowAccess, SprsCsr};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -30,6 +30,16 @@ fn sweeps_allocate_nothing() {
         jacobi_step(&mut x, &y, &inv);
     });
     assert_eq!(allocs, 0, "CSR");
+
+    // DIA: the fused pair loop (interior rows) and the blocks (first and last 56 rows).
+    let d = DiaMatrix::from_csr(&g.matrix, 7).unwrap();
+    let (_, allocs) = count(|| {
+        for omega in [1.0, 1.4] {
+            projected_sweep(&d, &g.b, &mut x, &mut (), &inv, omega);
+        }
+        d.apply(&x, &mut y);
+    });
+    assert_eq!(allocs, 0, "DIA");
 
     let a = dense_pd(20, &mut SmallRng::seed_from_u64(2)).unwrap();
     let inv = inverse_diagonal(&a).unwrap();

@@ -80,6 +80,7 @@ fn fluid_grids_round_trip_and_sweep_like_csr() {
         let d = DiaMatrix::from_csr(&a, 7).expect("a stencil has at most 7 diagonals");
         assert_eq!(d.to_csr(), a, "round trip");
         assert_eq!(d.stored(), d.offsets().len() * a.n());
+        assert_eq!(d.lower_reach(), s.dims[0], "the grid width");
         assert_eq!(d.is_symmetric(), a.is_symmetric());
         let x = random_vec(&mut rng, a.n(), -1.0, 1.0);
         let (mut y, mut y_csr) = (vec![0.0; a.n()], vec![0.0; a.n()]);
@@ -92,11 +93,12 @@ fn fluid_grids_round_trip_and_sweep_like_csr() {
 }
 
 #[test]
-fn banded_fluid_takes_small_blocks() {
+fn banded_fluid_sweeps_like_csr() {
     let mut rng = SmallRng::seed_from_u64(5);
     let f = fluid_banded(4, &mut rng).unwrap();
     let d = DiaMatrix::from_csr(&f.matrix, 7).unwrap();
     assert_eq!(d.offsets(), &[-3, -2, -1, 0, 1, 2, 3]);
+    assert_eq!(d.lower_reach(), 2);
     assert_eq!(d.to_csr(), f.matrix);
     let b = random_vec(&mut rng, 64, -1.0, 1.0);
     assert_sweeps_agree(&f.matrix, &b, &vec![0.0; 64], 6);
@@ -139,6 +141,7 @@ fn random_banded_matrices_sweep_like_csr() {
         let a = random_banded(&mut rng, n, offsets, case % 2 == 0);
         let d = DiaMatrix::from_csr(&a, 9).unwrap();
         assert_eq!(d.to_csr(), a);
+        assert_eq!(d.is_symmetric(), a.is_symmetric());
         let b = random_vec(&mut rng, n, -1.0, 1.0);
         let x0 = random_vec(&mut rng, n, -0.5, 1.0);
         assert_sweeps_agree(&a, &b, &x0, 4);
@@ -169,10 +172,31 @@ fn solves_take_the_csr_iteration_counts() {
 }
 
 #[test]
+fn symmetry_is_read_from_the_diagonal_pairs() {
+    let sym = DiaMatrix::from_diagonals(
+        4,
+        vec![(-2, vec![0.0, 0.0, 0.5, 0.25]), (0, vec![2.0; 4]), (2, vec![0.5, 0.25, 0.0, 0.0])],
+    )
+    .unwrap();
+    assert!(sym.is_symmetric());
+    let skew = DiaMatrix::from_diagonals(
+        4,
+        vec![(-2, vec![0.0, 0.0, 0.5, 0.3]), (0, vec![2.0; 4]), (2, vec![0.5, 0.25, 0.0, 0.0])],
+    )
+    .unwrap();
+    assert!(!skew.is_symmetric());
+    let one_sided =
+        DiaMatrix::from_diagonals(4, vec![(0, vec![2.0; 4]), (1, vec![0.5, 0.5, 0.5, 0.0])]).unwrap();
+    assert!(!one_sided.is_symmetric());
+    assert_eq!(one_sided.is_symmetric(), one_sided.to_csr().is_symmetric());
+}
+
+#[test]
 fn from_csr_respects_the_offset_limit() {
     let a = random_banded(&mut SmallRng::seed_from_u64(1), 50, &[-10, -1, 0, 1, 10], true);
     assert!(DiaMatrix::from_csr(&a, 4).is_none());
     assert_eq!(DiaMatrix::from_csr(&a, 5).unwrap().offsets(), &[-10, -1, 0, 1, 10]);
+    assert_eq!(DiaMatrix::from_csr(&a, 5).unwrap().lower_reach(), 10);
     // No main diagonal stored: it is added as zeros and counts towards the limit.
     let off = CsrMatrix::from_rows(3, vec![vec![(1, 1.0)], vec![(2, 1.0)], vec![]]).unwrap();
     assert!(DiaMatrix::from_csr(&off, 1).is_none());
@@ -191,6 +215,7 @@ fn from_diagonals_builds_and_refuses_bad_input() {
     assert_eq!(dense.get(2, 1), -1.0);
     assert_eq!(d.to_csr().nnz(), 7);
     assert!(d.is_symmetric());
+    assert_eq!(d.lower_reach(), usize::MAX, "tridiagonal: no offset below −1");
     assert_eq!(DiaMatrix::from_diagonals(0, vec![]), Err(LcpError::Empty));
     let bad = [
         vec![(0, vec![1.0; 2])],                    // wrong length

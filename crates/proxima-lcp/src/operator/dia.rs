@@ -162,6 +162,15 @@ impl DiaMatrix {
         self.values.len()
     }
 
+    /// min{|o| : o < −1 a stored offset} (`usize::MAX` when there is none): how far back,
+    /// apart from its predecessor, a row reads x. The DIA sweep's pair loop waits for the
+    /// previous pair's result through these reads unless the reach is ≥ 4: on grids (reach =
+    /// the grid width) it measured ~2× faster than the CSR sweep, on Fluid(G) (reach 2) ~1.3×
+    /// slower.
+    pub fn lower_reach(&self) -> usize {
+        self.offsets.iter().filter(|&&o| o < -1).map(|o| o.unsigned_abs()).min().unwrap_or(usize::MAX)
+    }
+
     /// Diagonal k (offset `offsets()[k]`), indexed by row.
     pub fn diagonal_values(&self, k: usize) -> &[f64] {
         &self.values[k * self.n..(k + 1) * self.n]
