@@ -146,6 +146,15 @@ fn bench_geometry_writes_meta_timing_and_query_records() {
             assert_eq!(t["repeat"], 2);
             assert_eq!(t["total_ns"].as_array().unwrap().len(), 2);
             assert!(t.get("ns_per_query_min").is_some() && t.get("ns_per_query_median").is_some());
+            // Tracks also time every step on its own, net of the measured timer overhead.
+            let per_step = ["step_ns_mean", "step_ns_median", "timer_overhead_ns"];
+            if t["section"].as_str().unwrap().starts_with("track_") {
+                for key in per_step {
+                    assert!(t[key].as_f64().is_some_and(|x| x >= 0.0), "{key}: {t}");
+                }
+            } else {
+                assert!(per_step.iter().all(|key| t.get(key).is_none()), "{t}");
+            }
         }
         let queries = of("query");
         assert_eq!(queries.len(), 7);

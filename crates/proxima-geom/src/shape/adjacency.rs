@@ -8,8 +8,21 @@
 //! star, so m·(u − v) < 0 for every generator gives m·(x − v) ≤ 0 on P. (A vertex inside a
 //! face or an edge has a star spanning a whole plane and can never be a strict local
 //! maximum.) Hill climbing — move to the best improving neighbour until none improves — thus
-//! ends at a global maximizer. With ties (a neighbour with exactly the same value, e.g. a face
-//! perpendicular to m) the local argument fails, so a tie falls back to the linear scan.
+//! ends at a global maximizer.
+//!
+//! # Ties
+//!
+//! A neighbour with exactly the same value (m perpendicular to an edge or a face, or two
+//! values rounding to the same f64 — frequent when tracking, where m is the normal of the
+//! closest face) breaks the strict argument only for a vertex that is not a corner of P (inside
+//! a face or an edge, whose star is flat): at a corner, the star's edges generate the tangent
+//! cone, so "no neighbour better" already proves optimality. A non-corner vertex v at a
+//! non-optimal level has all its tied neighbours in the same face or edge as v, which reaches
+//! that face's corners at the same level, and at a non-optimal level one of those has a
+//! strictly better neighbour. So the walk explores the *plateau* (the vertices connected to v
+//! through equal values): a strictly better neighbour of any plateau vertex resumes the climb,
+//! and a plateau without one is at the optimal level. Plateaus larger than
+//! [`PLATEAU_LIMIT`] vertices (nearly degenerate hulls) fall back to the linear scan.
 //!
 //! # Validation
 //!
@@ -30,6 +43,19 @@ use crate::error::GeomError;
 /// `cargo bench --bench gjk` on the benchmark hulls: the scan wins clearly at 32 vertices and
 /// ties at 64; hill climbing wins from 128 on).
 pub const HILL_CLIMB_MIN_VERTICES: usize = 64;
+
+/// The largest plateau of tied vertices explored before falling back to a linear scan.
+const PLATEAU_LIMIT: usize = 32;
+
+/// Where the exploration of a plateau of tied vertices ended.
+enum Plateau {
+    /// A plateau vertex has this strictly better neighbour (with its value): keep climbing.
+    Exit(usize, f64),
+    /// No plateau vertex has a strictly better neighbour: the level is optimal.
+    Top,
+    /// More than [`PLATEAU_LIMIT`] tied vertices.
+    TooLarge,
+}
 
 /// Relative convexity tolerance of [`VertexAdjacency::from_faces`].
 const CONVEXITY_TOLERANCE: f64 = 1e-9;
@@ -169,13 +195,54 @@ impl VertexAdjacency {
             }
             if next == cur {
                 if tie {
-                    cur = linear_support(vertices, m);
+                    match self.explore_plateau(vertices, m, cur, best) {
+                        Plateau::Exit(v, val) => {
+                            cur = v;
+                            best = val;
+                            continue;
+                        }
+                        Plateau::Top => {}
+                        Plateau::TooLarge => cur = linear_support(vertices, m),
+                    }
                 }
                 *hint = cur as u32;
                 return cur;
             }
             cur = next;
         }
+    }
+
+    /// Explores the vertices connected to `start` through neighbours of value exactly
+    /// `level` (see the module docs, "Ties"), without allocating.
+    fn explore_plateau(
+        &self,
+        vertices: &[Point3<f64>],
+        m: &Vector3<f64>,
+        start: usize,
+        level: f64,
+    ) -> Plateau {
+        let mut seen = [0usize; PLATEAU_LIMIT];
+        seen[0] = start;
+        let (mut len, mut next) = (1, 0);
+        while next < len {
+            let v = seen[next];
+            next += 1;
+            for &nb in self.neighbors(v) {
+                let nb = nb as usize;
+                let val = m.dot(&vertices[nb].coords);
+                if val > level {
+                    return Plateau::Exit(nb, val);
+                }
+                if val == level && !seen[..len].contains(&nb) {
+                    if len == PLATEAU_LIMIT {
+                        return Plateau::TooLarge;
+                    }
+                    seen[len] = nb;
+                    len += 1;
+                }
+            }
+        }
+        Plateau::Top
     }
 }
 
