@@ -4,16 +4,8 @@
 //! magnitude in its column (stable in practice); for exact types the first non-zero entry
 //! (every non-zero pivot is exact, so the cheapest is chosen). A matrix is declared singular
 //! when no pivot exceeds `tolerance` in magnitude (zero for exact types).
-//!
-//! [`BlockedLu`] is the f64 solver of the Newton systems: the same elimination row by row for
-//! small systems, a blocked factorisation (faer) from [`BLOCKED_FROM`] unknowns, with storage
-//! reused across solves.
 
 use proxima_num::Field;
-
-mod blocked_lu;
-
-pub use blocked_lu::{BLOCKED_FROM, BlockedLu};
 
 /// Solves `A x = b` in place for a square row-major `a` (n × n, destroyed) and `b` (length n,
 /// overwritten by x). Returns `false` (leaving garbage) when A is singular to `tolerance`.

@@ -6,9 +6,16 @@ use proxima_lcp::io::{fuzz_readers, read_json_problem, read_siconos_lcp};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const SICONOS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/testdata/siconos-lcp");
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+
+fn siconos() -> String {
+    shared_dir::shared("testdata/siconos-lcp")
+}
 const TESTDATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
-const DENSE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/lcp/data/public/dense");
+fn dense() -> String {
+    shared_dir::shared("bench/lcp/data/public/dense")
+}
 
 fn files_in(dir: &str, ext: &str) -> Vec<Vec<u8>> {
     let mut paths: Vec<_> = std::fs::read_dir(dir)
@@ -28,7 +35,7 @@ fn join_pair(m: &[u8], q: &[u8]) -> Vec<u8> {
 }
 
 fn corpus() -> Vec<Vec<u8>> {
-    let mut corpus = files_in(SICONOS, "dat");
+    let mut corpus = files_in(&siconos(), "dat");
     corpus.extend(files_in(&format!("{TESTDATA}/lcp"), "json"));
     corpus.extend(files_in(&format!("{TESTDATA}/qp"), "json"));
     let tiny = format!("{TESTDATA}/bench/tiny");
@@ -40,7 +47,7 @@ fn corpus() -> Vec<Vec<u8>> {
     }
     corpus.push(b"%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4\n2 1 -1\n3 2 0.5\n3 3 2\n\0%%MatrixMarket matrix coordinate real general\n3 1 2\n1 1 -1\n3 1 2\n".to_vec());
     // The first lines of a public bench problem (a big file: only its head is mutated).
-    let m = std::fs::read(format!("{DENSE}/dense_r00_000.M.mtx")).unwrap();
+    let m = std::fs::read(format!("{}/dense_r00_000.M.mtx", dense())).unwrap();
     let head: Vec<u8> =
         m.split(|&b| b == b'\n').take(40).flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
     corpus.push(head);

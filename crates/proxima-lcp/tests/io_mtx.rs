@@ -8,7 +8,12 @@ use proxima_lcp::io::{
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const DENSE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/lcp/data/public/dense");
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+
+fn dense() -> String {
+    shared_dir::shared("bench/lcp/data/public/dense")
+}
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/bench/tiny");
 
 fn read(path: &str) -> String {
@@ -17,8 +22,8 @@ fn read(path: &str) -> String {
 
 #[test]
 fn dense_public_bench_problem_reads_with_n_100() {
-    let m = read(&format!("{DENSE}/dense_r00_000.M.mtx"));
-    let q = read(&format!("{DENSE}/dense_r00_000.q.mtx"));
+    let m = read(&format!("{}/dense_r00_000.M.mtx", dense()));
+    let q = read(&format!("{}/dense_r00_000.q.mtx", dense()));
     let lcp = read_mtx_lcp(&m, &q).unwrap();
     assert_eq!(lcp.n(), 100);
     assert_eq!(lcp.m()[0], 0.569922978915343);
@@ -26,7 +31,7 @@ fn dense_public_bench_problem_reads_with_n_100() {
     assert_eq!(lcp.q()[0], -0.5505317620599993);
     // The planted z reads as a vector and is a solution to within rounding.
     let z: Vec<f64> =
-        read_mtx_vector(&read(&format!("{DENSE}/dense_r00_000.z.mtx")), &ReadLimits::default()).unwrap();
+        read_mtx_vector(&read(&format!("{}/dense_r00_000.z.mtx", dense())), &ReadLimits::default()).unwrap();
     let res = lcp.residual(&z);
     assert!(res.min_map_inf < 1e-12, "{res:?}");
     // Symmetric as the manifest says.
@@ -39,7 +44,7 @@ fn dense_public_bench_problem_reads_with_n_100() {
 
 #[test]
 fn public_manifest_reads() {
-    let man = read_manifest(&read(&format!("{DENSE}/manifest.json"))).unwrap();
+    let man = read_manifest(&read(&format!("{}/manifest.json", dense()))).unwrap();
     assert_eq!(man.format_version, 1);
     assert_eq!(man.family, "dense");
     assert_eq!(man.problems.len(), 20);

@@ -8,10 +8,15 @@ use proxima_lcp::io::{
 };
 use proxima_lcp::{Lcp, Rational};
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/testdata/siconos-lcp");
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+
+fn dir() -> String {
+    shared_dir::shared("testdata/siconos-lcp")
+}
 
 fn dat_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(DIR)
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir())
         .expect("shared Siconos test data")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "dat"))
@@ -21,7 +26,7 @@ fn dat_files() -> Vec<PathBuf> {
 }
 
 fn read(name: &str) -> String {
-    std::fs::read_to_string(format!("{DIR}/{name}.dat")).unwrap()
+    std::fs::read_to_string(format!("{}/{name}.dat", dir())).unwrap()
 }
 
 fn r(s: &str) -> Rational {

@@ -7,8 +7,11 @@ use std::path::PathBuf;
 use proxima_lcp::io::{read_siconos_lcp, read_siconos_lcp_exact};
 use proxima_lcp::{Field, Lcp, LcpSolution, LcpStatus, LemkeSettings, Rational, SolvePath, solve_lemke};
 
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+
 fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/siconos-lcp")
+    PathBuf::from(shared_dir::shared("testdata/siconos-lcp"))
 }
 
 fn read(name: &str) -> String {

@@ -1,8 +1,7 @@
 //! Direct Newton steps (dense LU on the reduced system) against independent references:
 //!
 //! * the min-map reduced direction solves the full Newton equation (D_p + D_q A) Δx = −H,
-//!   assembled densely and solved by plain elimination, on both LU paths (below and above the
-//!   blocked threshold);
+//!   assembled in full (n × n, not reduced) and solved by elimination;
 //! * Fischer–Newton with direct steps takes the same first step as unrestarted GMRES to a
 //!   tight forcing term and both reach the same certified solution (contact family, planted);
 //! * the Krylov workspace gives the same answers as fresh solves and, once sized, allocates

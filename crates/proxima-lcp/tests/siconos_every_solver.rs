@@ -16,11 +16,14 @@ use proxima_lcp::iterative::{
 use proxima_lcp::operator::DenseMatrix;
 use proxima_lcp::{Lcp, LcpStatus, LemkeSettings, solve_lemke};
 
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+
 /// Files the README lists as having no solution.
 const NO_SOLUTION: &[&str] = &["Pang_isolated_sol_perturbed"];
 
 fn files() -> Vec<(String, Lcp<f64>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata/siconos-lcp");
+    let dir = PathBuf::from(shared_dir::shared("testdata/siconos-lcp"));
     let mut out: Vec<(String, Lcp<f64>)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| {

@@ -10,7 +10,12 @@ use proxima_lcp::operator::{BlockDiagonal, ContactOperator, CsrMatrix, LinearOpe
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const PUBLIC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/lcp/data/public");
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+
+fn public() -> String {
+    shared_dir::shared("bench/lcp/data/public")
+}
 
 struct Scene {
     j_dense: Vec<f64>,
@@ -226,8 +231,8 @@ fn csr_reader_edge_cases() {
 fn harness_public_files_read_as_csr_and_solve() {
     // The harness's literal port of num4lcp's Fluid(10): 7 diagonals, SPD; PGS reaches the
     // spec's ε_abs = 1e-3 within 100 sweeps.
-    let m = std::fs::read_to_string(format!("{PUBLIC}/n4l_fluid/n4l_fluid_000.M.mtx")).unwrap();
-    let q = std::fs::read_to_string(format!("{PUBLIC}/n4l_fluid/n4l_fluid_000.q.mtx")).unwrap();
+    let m = std::fs::read_to_string(format!("{}/n4l_fluid/n4l_fluid_000.M.mtx", public())).unwrap();
+    let q = std::fs::read_to_string(format!("{}/n4l_fluid/n4l_fluid_000.q.mtx", public())).unwrap();
     let a = read_mtx_csr(&m).unwrap();
     let b: Vec<f64> = read_mtx_vector(&q, &ReadLimits::default()).unwrap();
     assert_eq!((a.n(), b.len()), (1000, 1000));
@@ -237,7 +242,7 @@ fn harness_public_files_read_as_csr_and_solve() {
     let sol = solve_splitting(&a, &b, None, &SplittingSettings::psor(1.4).with_stopping(stop)).unwrap();
     assert_eq!(sol.status, IterativeStatus::ConvergedAbsolute);
     // The physical 2D fluid (64² grid) reads without a dense copy.
-    let m = std::fs::read_to_string(format!("{PUBLIC}/fluid_scaling/fluid_g64.M.mtx")).unwrap();
+    let m = std::fs::read_to_string(format!("{}/fluid_scaling/fluid_g64.M.mtx", public())).unwrap();
     let a = read_mtx_csr(&m).unwrap();
     assert_eq!(a.n(), 3486);
     assert!(a.is_symmetric());

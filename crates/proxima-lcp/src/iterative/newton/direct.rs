@@ -12,19 +12,21 @@
 //!
 //! (D_p + D_q A)_ℛℛ Δx_ℛ = −F_ℛ − D_q,ℛ A_ℛ𝒵 Δx_𝒵,
 //!
-//! an |ℛ| × |ℛ| system solved by [`BlockedLu`]: the factorisation costs |ℛ|³/3 instead of
-//! n³/3, and the step is the same as the full solve's. For min-map this is spec (80),
-//! A_𝒜𝒜 Δx_𝒜 = A_𝒜ℱ H_ℱ − H_𝒜, with the same arithmetic as before the reduction was shared.
+//! an |ℛ| × |ℛ| system solved by LU with partial pivoting ([`solve_in_place`]): the
+//! factorisation costs at most |ℛ|³/3 instead of n³/3 (less on contact matrices, whose zero
+//! blocks leave zero multipliers that the elimination skips), and the step is the same as the
+//! full solve's. For min-map this is spec (80), A_𝒜𝒜 Δx_𝒜 = A_𝒜ℱ H_ℱ − H_𝒜, with the same
+//! arithmetic as before the reduction was shared.
 //!
 //! # Edge cases
 //!
 //! * ℛ = ∅: the step is the diagonal part alone.
 //! * p_i = q_i = 0 (a zero row) or a pivot below |ℛ|·ε·max|K_ij| (with K the reduced
 //!   matrix): singular, `false` — the caller falls back to GMRES for that step.
-//! * Storage (index list, reduced matrix, LU scratch) grows to the largest system seen and is
-//!   then reused: a Newton run allocates only while its reduced systems grow.
+//! * Storage (index list, reduced matrix, right-hand side) grows to the largest system seen
+//!   and is then reused: a Newton run allocates only while its reduced systems grow.
 
-use crate::linalg::BlockedLu;
+use crate::linalg::solve_in_place;
 use crate::operator::DenseMatrix;
 
 /// Reusable storage for direct Newton steps.
@@ -35,7 +37,6 @@ pub(super) struct DirectStep {
     /// (D_p + D_q A)_ℛℛ, row-major.
     system: Vec<f64>,
     rhs: Vec<f64>,
-    lu: BlockedLu,
 }
 
 impl DirectStep {
@@ -75,7 +76,7 @@ impl DirectStep {
             scale = out.iter().fold(scale, |s, v| s.max(v.abs()));
         }
         let tolerance = scale * f64::EPSILON * k as f64;
-        if !self.lu.solve(&mut self.system, &mut self.rhs, tolerance)
+        if !solve_in_place(&mut self.system, &mut self.rhs, &tolerance)
             || self.rhs.iter().any(|v| !v.is_finite())
         {
             return false;
