@@ -33,7 +33,10 @@
 //!   (including `ConvergedRelative`) is a non-answer, and the residuals computed from A and b
 //!   are returned with it.
 //! * A problem without solution (1-D (a, b) = (−1, −1)) cannot converge: θ ≥ ½ everywhere.
-//! * A NaN/∞ merit (overflow) ends with `NumericalFailure`.
+//! * A NaN/∞ merit (overflow) ends with `NumericalFailure`; so does a run of
+//!   [`NewtonSettings::max_unsolved_steps`] consecutive steps whose Newton equation could not be
+//!   solved (singular direct system or PCG breakdown, then a GMRES fallback that missed the
+//!   forcing target): such a direction is not a Newton direction.
 //! * The starting point is projected: x ← max(0, x₀).
 //! * The local-minimum test needs Aᵀ: A itself when
 //!   [`NewtonSettings::assume_symmetric`], otherwise a dense copy of A made once when
@@ -243,6 +246,11 @@ struct Loop<'a, 'p, A: ?Sized> {
     direct: DirectStep,
     krylov: KrylovBuffers,
     stats: NewtonStats,
+    /// The current step had to fall back to GMRES (singular direct system, PCG breakdown).
+    fell_back: bool,
+    /// Consecutive steps whose Newton equation was not solved: a fallback GMRES that missed
+    /// the forcing target (see `NewtonSettings::max_unsolved_steps`).
+    unsolved_steps: usize,
 }
 
 /// Reused storage of the iterative sub-solves (no allocation per Newton step once sized).
@@ -343,6 +351,7 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
     /// Solves the Newton equation into dx; false when it produced non-finite values.
     fn direction(&mut self, x: &[f64], y: &[f64], f: &[f64], dx: &mut [f64]) -> Result<bool, LcpError> {
         let target = self.settings.forcing * norm2(f);
+        self.fell_back = false;
         match self.kind {
             Kind::MinMap => self.minmap_direction(f, target, dx)?,
             Kind::Fischer { .. } => self.fischer_direction(x, y, f, target, dx)?,
@@ -361,7 +370,22 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             true
         } else {
             self.stats.fallbacks += 1;
+            self.fell_back = true;
             false
+        }
+    }
+
+    /// Books one GMRES sub-solve; a fallback that misses the forcing target leaves the Newton
+    /// equation unsolved and extends the run of consecutive unsolved steps.
+    fn record_gmres(&mut self, status: KrylovStatus, iterations: usize) {
+        self.stats.krylov_solves += 1;
+        self.stats.krylov_iterations += iterations;
+        let converged = status == KrylovStatus::Converged;
+        self.stats.krylov_unconverged += usize::from(!converged);
+        if self.fell_back && !converged {
+            self.unsolved_steps += 1;
+        } else {
+            self.unsolved_steps = 0;
         }
     }
 
@@ -413,21 +437,25 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             use_gmres = info.status == KrylovStatus::Breakdown;
             if use_gmres {
                 self.stats.fallbacks += 1;
+                self.fell_back = true;
                 sol.iter_mut().for_each(|v| *v = 0.0);
             } else {
                 self.stats.krylov_solves += 1;
                 self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
             }
         }
+        let mut gmres = None;
         if use_gmres {
             let ks = KrylovSettings { restart: ks.restart.clamp(1, 20), ..ks };
             let info = gmres_with(workspace, &mut reduced, rhs, sol, &ks)?;
-            self.stats.krylov_solves += 1;
-            self.stats.krylov_iterations += info.iterations;
-            self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
+            gmres = Some((info.status, info.iterations));
         }
         for (p, &i) in idx.iter().enumerate() {
             dx[i] = sol[p];
+        }
+        match gmres {
+            Some((status, iterations)) => self.record_gmres(status, iterations),
+            None => self.unsolved_steps = 0,
         }
         Ok(())
     }
@@ -452,9 +480,7 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         let (prob, kind, jac, scratch) = (self.prob, &self.kind, &self.jac, &mut self.scratch);
         let op = |v: &[f64], out: &mut [f64]| jacobian_product(prob, kind, jac, x, y, f, v, out, scratch);
         let info = gmres_with(&mut self.krylov.workspace, op, &self.krylov.rhs, dx, &ks)?;
-        self.stats.krylov_solves += 1;
-        self.stats.krylov_iterations += info.iterations;
-        self.stats.krylov_unconverged += usize::from(info.status != KrylovStatus::Converged);
+        self.record_gmres(info.status, info.iterations);
         Ok(())
     }
 }
@@ -549,6 +575,8 @@ fn run<A: LinearOperator + ?Sized>(
         direct: DirectStep::default(),
         krylov: KrylovBuffers::default(),
         stats: NewtonStats::default(),
+        fell_back: false,
+        unsolved_steps: 0,
     };
     let stop = &settings.stopping;
     let mut x: Vec<f64> = match x0 {
@@ -593,6 +621,9 @@ fn run<A: LinearOperator + ?Sized>(
         }
         lp.prepare(&x, &y);
         if !lp.direction(&x, &y, &f, &mut dx)? {
+            break IterativeStatus::NumericalFailure;
+        }
+        if lp.unsolved_steps >= settings.max_unsolved_steps {
             break IterativeStatus::NumericalFailure;
         }
         if max_abs(&dx) < stop.stagnation * max_abs(&x).max(1.0) {

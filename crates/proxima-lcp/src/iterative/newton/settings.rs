@@ -55,6 +55,13 @@ pub struct NewtonSettings {
     /// What the absolute test compares with ε_abs: the merit θ (default, the spec's) or the
     /// natural residual ‖min(x, y)‖∞ (what benchmark harnesses verify).
     pub absolute_test: crate::iterative::AbsoluteTest,
+    /// Consecutive Newton steps allowed whose equation could not be solved — the direct
+    /// system was singular (or PCG broke down) and the GMRES fallback missed the forcing
+    /// target — before the run ends `NumericalFailure`. Such a direction is not a Newton
+    /// direction, and on singular Jacobians (contact problems under min-map, whose friction
+    /// rows have zero diagonal blocks) the iteration otherwise burns the whole iteration budget
+    /// on unsolved systems. Default 3; `usize::MAX` never stops for this reason.
+    pub max_unsolved_steps: usize,
 }
 
 impl Default for NewtonSettings {
@@ -66,6 +73,7 @@ impl Default for NewtonSettings {
             forcing: 1e-6,
             assume_symmetric: false,
             absolute_test: crate::iterative::AbsoluteTest::Merit,
+            max_unsolved_steps: 3,
         }
     }
 }
@@ -75,6 +83,9 @@ impl NewtonSettings {
     pub fn validate(&self) -> Result<(), LcpError> {
         self.stopping.validate()?;
         self.line_search.validate()?;
+        if self.max_unsolved_steps == 0 {
+            return Err(LcpError::InvalidSettings { field: "max_unsolved_steps", reason: "must be >= 1" });
+        }
         if !(self.forcing > 0.0 && self.forcing < 1.0) {
             return Err(LcpError::InvalidSettings { field: "forcing", reason: "must be in (0, 1)" });
         }
