@@ -36,7 +36,8 @@ fn singular_newton_systems_end_the_run_with_numerical_failure() {
     let report = solve_minmap_newton_report(&a, &b, None, &settings(3)).unwrap();
     let sol = &report.solution;
     assert_eq!(sol.status, IterativeStatus::NumericalFailure);
-    // Three unsolved steps: the first two are taken, the third ends the run.
+    // Three unsolved steps (none accepts the full step on this problem): the first two are
+    // taken, the third ends the run.
     assert!(sol.iterations <= 3, "iterations {}", sol.iterations);
     assert!(report.stats.fallbacks >= 3 && report.stats.krylov_unconverged >= 3, "{:?}", report.stats);
     assert_eq!(report.stats.direct_solves, 0);

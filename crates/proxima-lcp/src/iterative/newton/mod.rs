@@ -34,9 +34,10 @@
 //!   are returned with it.
 //! * A problem without solution (1-D (a, b) = (−1, −1)) cannot converge: θ ≥ ½ everywhere.
 //! * A NaN/∞ merit (overflow) ends with `NumericalFailure`; so does a run of
-//!   [`NewtonSettings::max_unsolved_steps`] consecutive steps whose Newton equation could not be
-//!   solved (singular direct system or PCG breakdown, then a GMRES fallback that missed the
-//!   forcing target): such a direction is not a Newton direction.
+//!   [`NewtonSettings::max_unsolved_steps`] consecutive min-map steps whose Newton equation could
+//!   not be solved (singular direct system or PCG breakdown, then a GMRES fallback that missed the
+//!   forcing target) and whose line search did not accept the full step: such a direction is
+//!   not a Newton direction.
 //! * The starting point is projected: x ← max(0, x₀).
 //! * The local-minimum test needs Aᵀ: A itself when
 //!   [`NewtonSettings::assume_symmetric`], otherwise a dense copy of A made once when
@@ -375,14 +376,15 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         }
     }
 
-    /// Books one GMRES sub-solve; a fallback that misses the forcing target leaves the Newton
-    /// equation unsolved and extends the run of consecutive unsolved steps.
+    /// Books one GMRES sub-solve; for min-map, a fallback that misses the forcing target leaves
+    /// the Newton equation unsolved and extends the run of consecutive unsolved steps (Fischer's
+    /// J = D_p + D_q A is regular away from degenerate indices: its fallbacks are not counted).
     fn record_gmres(&mut self, status: KrylovStatus, iterations: usize) {
         self.stats.krylov_solves += 1;
         self.stats.krylov_iterations += iterations;
         let converged = status == KrylovStatus::Converged;
         self.stats.krylov_unconverged += usize::from(!converged);
-        if self.fell_back && !converged {
+        if self.fell_back && !converged && matches!(self.kind, Kind::MinMap) {
             self.unsolved_steps += 1;
         } else {
             self.unsolved_steps = 0;
@@ -648,6 +650,10 @@ fn run<A: LinearOperator + ?Sized>(
             break IterativeStatus::Stagnated;
         }
         lp.stats.steps.push(outcome.step);
+        if outcome.step == 1.0 {
+            // The full step was accepted: the inexact direction behaved as a Newton step.
+            lp.unsolved_steps = 0;
+        }
         x.copy_from_slice(&trial);
         y.copy_from_slice(&y_trial);
         previous = theta;
