@@ -30,6 +30,7 @@
 
 mod distance;
 mod epa;
+mod polish;
 mod settings;
 mod simplex;
 mod support;
@@ -39,9 +40,10 @@ pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
-pub(crate) use distance::{Mode, Start, contact_floor, initial_direction, run, store};
+pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, run, store};
 pub(crate) use epa::expand;
-pub(crate) use support::{COLD_HINT, Difference, RelativeFrame, SCANNED, core_of};
+pub(crate) use polish::{Polished, is_curved, polish};
+pub(crate) use support::{COLD_HINT, CoreShape, Difference, RelativeFrame, SCANNED, core_of};
 
 /// `x > y`, false when either is NaN (reads better than `!(x > y)` for "not proven greater").
 #[inline]
