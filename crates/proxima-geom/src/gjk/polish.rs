@@ -50,6 +50,13 @@ pub(crate) fn is_curved(core: &CoreShape<'_>) -> bool {
     matches!(core, CoreShape::Whole(Shape::Cylinder(_) | Shape::Ellipsoid(_)))
 }
 
+/// √(x² + y²) without `hypot`'s overflow guard (a libm call): the arguments are coordinates
+/// of unit directions or of points of the shapes.
+#[inline]
+fn planar_norm(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
 /// The part of a core's support function active at a direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Feature {
@@ -78,7 +85,7 @@ fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
             | Shape::Ellipsoid(_) => Some(Feature::Smooth),
             Shape::Cylinder(_) => {
                 let len = m.norm();
-                Some(if !gt(m.x.hypot(m.y), KINK * len) {
+                Some(if !gt(planar_norm(m.x, m.y), KINK * len) {
                     Feature::Cap
                 } else if !gt(m.z.abs(), KINK * len) {
                     Feature::Side
@@ -97,7 +104,7 @@ fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
 fn support_hessian(core: &CoreShape<'_>, m: &Vector3<f64>) -> Matrix3<f64> {
     match core {
         CoreShape::Whole(Shape::Cylinder(c)) => {
-            let rho = m.x.hypot(m.y);
+            let rho = planar_norm(m.x, m.y);
             let (ux, uy) = (m.x / rho, m.y / rho);
             let k = c.radius() / rho;
             Matrix3::new(
@@ -130,7 +137,7 @@ fn feature_witness(core: &CoreShape<'_>, feature: Feature, s: &Point3<f64>, p: &
         Feature::Smooth => *s,
         Feature::Side => Point3::new(s.x, s.y, p.z.clamp(-c.half_height(), c.half_height())),
         Feature::Cap => {
-            let rho = p.x.hypot(p.y);
+            let rho = planar_norm(p.x, p.y);
             let k = if rho > c.radius() { c.radius() / rho } else { 1.0 };
             Point3::new(p.x * k, p.y * k, s.z)
         }
