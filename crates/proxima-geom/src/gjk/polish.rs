@@ -27,10 +27,28 @@
 //! cylinder's side or cap facing the other shape) the steps may not settle: the polish then
 //! reports failure and the caller resumes GJK. Every iterate's bounds are valid, so the
 //! best lower and best upper bound seen are kept, whatever the convergence.
+//!
+//! # Kinks handled explicitly
+//!
+//! Where h is not differentiable at the optimum the support set is a segment or a face, the
+//! optimal n lies on a known manifold, and the witness is the point of the support set
+//! closest to the other witness (any point of the support set gives the same g):
+//!
+//! | feature at n | constraint on n | witness |
+//! |---|---|---|
+//! | cylinder side | n ⟂ axis (great circle, Newton in 1 unknown) | side segment, z clamped |
+//! | cylinder cap | n = ± axis | cap disk, radially clamped |
+//! | two cylinder sides | n = ± axis_A × axis_B | closest points of the two axis-parallel lines |
+//! | polytope edge (2 distinct points of GJK's simplex on that shape) | n ⟂ edge (1 unknown) | edge, clamped |
+//! | polytope face (3 distinct points) | n = ± face normal | closest point of the triangle |
+//!
+//! The other shape's support must be unique there (a smooth feature); other combinations are
+//! left to GJK.
 
 use nalgebra::{Matrix2, Matrix3, Point3, Vector2, Vector3};
 
 use super::gt;
+use super::simplex::{Simplex, closest_to_origin};
 use super::support::{CoreShape, Difference};
 use crate::shape::Shape;
 
@@ -176,6 +194,57 @@ struct Eval {
 struct Features {
     a: Feature,
     b: Feature,
+    /// A polyhedral core's edge or face met by GJK's final simplex (computation frame):
+    /// its witness is the feature's point closest to the other witness.
+    flat_a: Option<FlatFeature>,
+    flat_b: Option<FlatFeature>,
+}
+
+/// An edge (2 points) or triangle (3 points) of a polyhedral core.
+#[derive(Debug, Clone, Copy)]
+struct FlatFeature {
+    points: [Point3<f64>; 3],
+    len: usize,
+}
+
+impl FlatFeature {
+    /// The distinct points among `pts` (bitwise: a polytope's support returns its stored
+    /// vertices, so equal vertices compare equal), when there are 2 or 3.
+    fn of(pts: &[Point3<f64>]) -> Option<Self> {
+        let mut f = FlatFeature { points: [Point3::origin(); 3], len: 0 };
+        for p in pts {
+            if !f.points[..f.len].contains(p) {
+                f.points[f.len] = *p;
+                f.len += 1;
+            }
+        }
+        (f.len >= 2).then_some(f)
+    }
+
+    /// The point of the feature closest to `x`.
+    fn closest(&self, x: &Point3<f64>) -> Point3<f64> {
+        let [p, q, r] = self.points;
+        if self.len == 2 {
+            let e = q - p;
+            let t = ((x - p).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+            return if t.is_finite() { p + e * t } else { p };
+        }
+        x + closest_to_origin([p - x, q - x, r - x])
+    }
+}
+
+/// Whether a core is a polytope (its support function is piecewise linear).
+fn is_polyhedral(core: &CoreShape<'_>) -> bool {
+    matches!(
+        core,
+        CoreShape::Whole(
+            Shape::Triangle(_)
+                | Shape::Cuboid(_)
+                | Shape::AlignedBox(_)
+                | Shape::ConvexPolytope(_)
+                | Shape::Polyhedron(_)
+        )
+    )
 }
 
 /// g(n) from the support points, and the witnesses moved within their support sets (side
@@ -186,6 +255,12 @@ fn evaluate(diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3
     let (mut a, mut b) = (x.a, x.b);
     if f.a != Feature::Smooth {
         a = feature_witness(diff.a, f.a, &a, &b);
+    }
+    if let Some(fa) = &f.flat_a {
+        a = fa.closest(&b);
+    }
+    if let Some(fb) = &f.flat_b {
+        b = fb.closest(&a);
     }
     if f.b != Feature::Smooth {
         let (r, t) = (&diff.frame.r, &diff.frame.t);
@@ -243,17 +318,48 @@ fn onto_circle(n: &Vector3<f64>, c: &Option<Vector3<f64>>) -> Vector3<f64> {
 pub(crate) fn polish(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     n0: Vector3<f64>,
+    simplex: &Simplex,
     seed: Polished,
     target: f64,
 ) -> Option<Polished> {
-    let f = Features { a: feature(diff.a, &n0)?, b: feature(diff.b, &diff.frame.r.tr_mul(&-n0))? };
+    let mut f = Features {
+        a: feature(diff.a, &n0)?,
+        b: feature(diff.b, &diff.frame.r.tr_mul(&-n0))?,
+        flat_a: None,
+        flat_b: None,
+    };
+    // A polyhedral core whose simplex points form an edge or a face: the optimal n is
+    // orthogonal to that edge (1 unknown) or is that face's normal (fixed), the other core's
+    // support being unique there (a smooth feature).
+    let vertices = &simplex.v[..simplex.len];
+    let mut pa = [Point3::origin(); 4];
+    let mut pb = [Point3::origin(); 4];
+    for (k, v) in vertices.iter().enumerate() {
+        (pa[k], pb[k]) = (v.a, v.b);
+    }
+    if is_polyhedral(diff.a) && f.b == Feature::Smooth {
+        f.flat_a = FlatFeature::of(&pa[..simplex.len]);
+    } else if is_polyhedral(diff.b) && f.a == Feature::Smooth {
+        f.flat_b = FlatFeature::of(&pb[..simplex.len]);
+    }
+    let flat = f.flat_a.or(f.flat_b);
     let axis_a = Vector3::z();
     // B's axis in A's frame, normalized (a pose's rotation is orthonormal only to its input
     // precision, and g(n) is a bound only for unit n).
     let axis_b: Vector3<f64> = diff.frame.r.column(2).normalize();
     let oriented = |u: Vector3<f64>| if u.dot(&n0) >= 0.0 { u } else { -u };
     let (mut n, constraint, fixed) = match (f.a, f.b) {
-        (Feature::Smooth, Feature::Smooth) => (n0, None, false),
+        (Feature::Smooth, Feature::Smooth) => match flat {
+            None => (n0, None, false),
+            Some(ff) if ff.len == 2 => {
+                let c = (ff.points[1] - ff.points[0]).try_normalize(0.0)?;
+                (onto_circle(&n0, &Some(c)), Some(c), false)
+            }
+            Some(ff) => {
+                let normal = (ff.points[1] - ff.points[0]).cross(&(ff.points[2] - ff.points[0]));
+                (oriented(normal.try_normalize(0.0)?), None, true)
+            }
+        },
         (Feature::Side, Feature::Smooth) => (onto_circle(&n0, &Some(axis_a)), Some(axis_a), false),
         (Feature::Smooth, Feature::Side) => (onto_circle(&n0, &Some(axis_b)), Some(axis_b), false),
         (Feature::Cap, Feature::Smooth) => (oriented(axis_a), None, true),

@@ -284,6 +284,16 @@ fn triangle_candidates(t: [Vector3<f64>; 3]) -> (Vec3Idx, [f64; 3], usize) {
     (best.1, best.2, best.3)
 }
 
+/// The point of the triangle `t` closest to the origin (Voronoi-region tests).
+pub(crate) fn closest_to_origin(t: [Vector3<f64>; 3]) -> Vector3<f64> {
+    let (idx, lam, n) = triangle_region(t);
+    let mut v = Vector3::zeros();
+    for k in 0..n {
+        v += t[idx.0[k]] * lam[k];
+    }
+    v
+}
+
 /// Indices (into the triangle's 3 vertices) of the support, padded.
 #[derive(Debug, Clone, Copy)]
 struct Vec3Idx([usize; 3]);

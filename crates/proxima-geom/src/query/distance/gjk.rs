@@ -155,7 +155,7 @@ fn run_polished(
     if crate::gjk::gt(r.lower, 0.0) && crate::gjk::gt(r.upper, 0.0) {
         let (a, b) = r.simplex.witnesses();
         let seed = Polished { lower: r.lower, upper: r.upper, a, b, steps: 0 };
-        if let Some(p) = polish(diff, -r.v / r.upper, seed, target) {
+        if let Some(p) = polish(diff, -r.v / r.upper, &r.simplex, seed, target) {
             return (r, Some(p));
         }
     }
