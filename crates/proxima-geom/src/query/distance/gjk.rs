@@ -66,10 +66,13 @@ pub(crate) fn distance_with_depth(
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
     // stores the loose run's state, which warm-starts the next step as well.
     let curved = is_curved(&ca) || is_curved(&cb);
-    let (mut r, polished) = if curved {
-        run_polished(&mut diff, &init, &settings.gjk)
+    // (The polish comes back through an out-parameter: a (Run, Option) tuple would be one
+    // more copy of the large `Run` on every query.)
+    let mut polished = None;
+    let mut r = if curved {
+        run_polished(&mut diff, &init, &settings.gjk, &mut polished)
     } else {
-        (run(&mut diff, &init, &settings.gjk, Mode::Distance), None)
+        run(&mut diff, &init, &settings.gjk, Mode::Distance)
     };
     if let Some((c, swapped)) = cache {
         store(c, &r, swapped);
@@ -145,18 +148,20 @@ fn run_polished(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     init: &Start,
     settings: &GjkSettings,
-) -> (Run, Option<Polished>) {
+    polished: &mut Option<Polished>,
+) -> Run {
     let loose = GjkSettings { tolerance: settings.tolerance.max(POLISH_FROM), ..*settings };
     let r = run(diff, init, &loose, Mode::Distance);
     let target = settings.tolerance * r.scale;
     if r.status != GjkStatus::Converged || r.upper - r.lower <= target {
-        return (r, None);
+        return r;
     }
     if crate::gjk::gt(r.lower, 0.0) && crate::gjk::gt(r.upper, 0.0) {
         let (a, b) = r.simplex.witnesses();
         let seed = Polished { lower: r.lower, upper: r.upper, a, b, steps: 0 };
         if let Some(p) = polish(diff, -r.v / r.upper, &r.simplex, seed, target) {
-            return (r, Some(p));
+            *polished = Some(p);
+            return r;
         }
     }
     let mut resume = Start::cold(r.v);
@@ -166,7 +171,7 @@ fn run_polished(
     }
     let mut full = run(diff, &resume, settings, Mode::Distance);
     full.iterations += r.iterations;
-    (full, None)
+    full
 }
 
 fn unbounded(a: &Shape, b: &Shape) -> GeomError {
