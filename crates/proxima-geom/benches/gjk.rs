@@ -9,7 +9,9 @@
 //! ```
 //!
 //! One benchmark iteration is one pass over the workload's 2000 queries; divan's item
-//! throughput gives the time per query. Workloads that are not found are skipped (the bench
+//! throughput gives the time per query. With `GJK_COUNT=1` in the environment, `main` also
+//! prints our mean GJK iteration count per workload (GJK-routed queries; Newton polish steps
+//! included) and the share of queries that reached contact. Workloads that are not found are skipped (the bench
 //! still compiles and runs). Before timing, `main` prints the largest |ours − parry| per
 //! workload. Convex shapes use the file's faces (hill-climbing support) on our side and
 //! `ConvexPolyhedron::from_convex_hull` on parry's; parry's cylinder axis is y, so its poses
@@ -27,7 +29,7 @@ use parry3d_f64::shape::{
     Ball, Capsule as PCapsule, ConvexPolyhedron, Cuboid as PCuboid, Cylinder as PCylinder,
 };
 use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Sphere};
-use proxima_geom::{Pose, QuerySettings, Shape, distance};
+use proxima_geom::{GjkStatus, Pose, QueryPath, QuerySettings, Shape, distance};
 use serde_json::Value;
 
 const WORKLOADS: &[&str] = &[
@@ -175,10 +177,33 @@ fn main() {
                     w.queries.len(),
                     if cyl { " (cylinders)" } else { "" }
                 );
+                if std::env::var_os("GJK_COUNT").is_some() {
+                    print_gjk_counts(name, w, &s);
+                }
             }
         }
     }
     divan::main();
+}
+
+/// Mean GJK iterations over the GJK-routed queries of a workload, and how many ended in
+/// contact (those also run EPA).
+fn print_gjk_counts(name: &str, w: &Loaded, s: &QuerySettings) {
+    let (mut n, mut total, mut contact) = (0u32, 0u64, 0u32);
+    for q in &w.queries {
+        let r = distance(&w.ours[q.a], &q.pa, &w.ours[q.b], &q.pb, s).unwrap();
+        if let QueryPath::Gjk { status, iterations } = r.path {
+            n += 1;
+            total += u64::from(iterations);
+            contact += u32::from(status == GjkStatus::Contact);
+        }
+    }
+    if n > 0 {
+        eprintln!(
+            "{name}: GJK on {n} queries, mean iterations {:.2}, contact {contact}",
+            total as f64 / f64::from(n)
+        );
+    }
 }
 
 #[divan::bench(args = WORKLOADS)]

@@ -239,16 +239,14 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             status = GjkStatus::Stagnated;
             break;
         }
-        let before = simplex;
         simplex.push(x);
-        let mut vn = simplex.project_origin();
-        if !super::gt(upper, vn.norm()) && simplex.len < 4 {
+        let mut plan = simplex.plan(false);
+        if !super::gt(upper, plan.v.norm()) && plan.len < 4 {
             // No decrease: possibly the region tests' cancellation on a nearly degenerate
             // face; redo the projection with explicit candidates.
-            simplex = before;
-            simplex.push(x);
-            vn = simplex.project_origin_robust();
+            plan = simplex.plan(true);
         }
+        let vn = simplex.apply(&plan);
         if simplex.len == 4 {
             v = Vector3::zeros();
             upper = 0.0;

@@ -30,6 +30,7 @@
 
 mod distance;
 mod epa;
+mod polish;
 mod settings;
 mod simplex;
 mod support;
@@ -40,8 +41,9 @@ pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
-pub(crate) use distance::{Mode, Start, contact_floor, initial_direction, run, store};
-pub(crate) use support::{COLD_HINT, Difference, RelativeFrame, SCANNED, core_of};
+pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, run, store};
+pub(crate) use polish::{Polished, is_curved, polish};
+pub(crate) use support::{COLD_HINT, CoreShape, Difference, RelativeFrame, SCANNED, core_of};
 pub(crate) use warm::expand_warm;
 
 /// `x > y`, false when either is NaN (reads better than `!(x > y)` for "not proven greater").

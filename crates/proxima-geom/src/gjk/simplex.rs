@@ -85,55 +85,61 @@ impl Simplex {
     /// of the projection, sets the weights and returns the closest point v. A returned length
     /// of 4 means the origin is inside the (non-flat) tetrahedron: v = 0.
     pub fn project_origin(&mut self) -> Vector3<f64> {
-        self.project(false)
+        let p = self.plan(false);
+        self.apply(&p)
     }
 
-    /// As [`Simplex::project_origin`], with the triangle sub-problem solved by explicit
-    /// candidates (the plane projection when its barycentric weights are non-negative, else
-    /// the closest edge point) instead of Voronoi-region sign tests: slower, but immune to
-    /// the cancellation of the region tests on nearly degenerate triangles.
-    pub fn project_origin_robust(&mut self) -> Vector3<f64> {
-        self.project(true)
-    }
-
-    fn project(&mut self, robust: bool) -> Vector3<f64> {
+    /// The projection of the origin without changing the simplex (see
+    /// [`Simplex::project_origin`]); [`Simplex::apply`] then reduces the simplex. `robust`:
+    /// the triangle sub-problem is solved by explicit candidates (the plane projection when
+    /// its barycentric weights are non-negative, else the closest edge point) instead of
+    /// Voronoi-region sign tests: slower, but immune to the cancellation of the region tests
+    /// on nearly degenerate triangles. Planning first lets the GJK loop try the robust variant
+    /// on the same vertices without copying the simplex.
+    pub fn plan(&self, robust: bool) -> Projection {
         match self.len {
-            1 => {
-                self.lambda[0] = 1.0;
-                self.v[0].w
-            }
-            2 => self.project_segment(),
-            3 => self.project_triangle(robust),
-            _ => self.project_tetrahedron(robust),
+            1 => Projection { idx: [0; 4], lambda: [1.0, 0.0, 0.0, 0.0], len: 1, v: self.v[0].w },
+            2 => self.plan_segment(),
+            3 => self.plan_triangle(robust),
+            _ => self.plan_tetrahedron(robust),
         }
     }
 
-    fn keep(&mut self, idx: &[usize], lambda: &[f64]) -> Vector3<f64> {
-        let mut v = Vector3::zeros();
-        if idx.windows(2).all(|p| p[0] < p[1]) {
+    /// Reduces the simplex to a planned projection's vertices and weights; returns its v.
+    pub fn apply(&mut self, p: &Projection) -> Vector3<f64> {
+        let idx = &p.idx[..p.len];
+        if idx.windows(2).all(|q| q[0] < q[1]) {
             // Increasing indices (every region test produces them): slot k is written from
             // slot idx[k] ≥ k, which later steps (reading idx[k'] > idx[k]) never read, so
             // the compaction can run in place without copying the whole simplex.
-            for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
+            for (k, &i) in idx.iter().enumerate() {
                 if i != k {
                     self.v[k] = self.v[i];
                 }
-                self.lambda[k] = l;
-                v += self.v[k].w * l;
             }
         } else {
             let old = self.v;
-            for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
+            for (k, &i) in idx.iter().enumerate() {
                 self.v[k] = old[i];
-                self.lambda[k] = l;
-                v += old[i].w * l;
             }
         }
-        self.len = idx.len();
-        v
+        self.lambda[..p.len].copy_from_slice(&p.lambda[..p.len]);
+        self.len = p.len;
+        p.v
     }
 
-    fn project_segment(&mut self) -> Vector3<f64> {
+    /// The projection keeping vertices `idx` with weights `lambda` (v = Σ λₖ w_idx[k]).
+    fn keep(&self, idx: &[usize], lambda: &[f64]) -> Projection {
+        let mut p = Projection { idx: [0; 4], lambda: [0.0; 4], len: idx.len(), v: Vector3::zeros() };
+        for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
+            p.idx[k] = i;
+            p.lambda[k] = l;
+            p.v += self.v[i].w * l;
+        }
+        p
+    }
+
+    fn plan_segment(&self) -> Projection {
         let (a, b) = (self.v[0].w, self.v[1].w);
         let (i, l) = segment_region(&a, &b);
         match i {
@@ -143,18 +149,24 @@ impl Simplex {
         }
     }
 
-    fn project_triangle(&mut self, robust: bool) -> Vector3<f64> {
+    fn plan_triangle(&self, robust: bool) -> Projection {
         let t = [self.v[0].w, self.v[1].w, self.v[2].w];
         let (idx, lam, n) = if robust { triangle_candidates(t) } else { triangle_region(t) };
         self.keep(&idx.0[..n], &lam[..n])
     }
 
-    fn project_tetrahedron(&mut self, robust: bool) -> Vector3<f64> {
+    fn plan_tetrahedron(&self, robust: bool) -> Projection {
         let p = [self.v[0].w, self.v[1].w, self.v[2].w, self.v[3].w];
         let faces: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]];
         // 6·volume and a size for the flatness test.
         let vol = (p[1] - p[0]).dot(&(p[2] - p[0]).cross(&(p[3] - p[0])));
-        let size = (p[1] - p[0]).norm().max((p[2] - p[0]).norm()).max((p[3] - p[0]).norm());
+        // max of the edge lengths from p₀, with one square root (√ is monotone and correctly
+        // rounded: the same value as the max of the three norms).
+        let size = (p[1] - p[0])
+            .norm_squared()
+            .max((p[2] - p[0]).norm_squared())
+            .max((p[3] - p[0]).norm_squared())
+            .sqrt();
         let flat = !super::gt(vol.abs(), FLAT_TETRAHEDRON * size * size * size);
         let mut best: Option<(f64, [usize; 3], [f64; 3], usize)> = None;
         let mut inside = !flat;
@@ -196,14 +208,26 @@ impl Simplex {
                 vol_of(p[0], p[1], z, p[3]) / vol,
                 vol_of(p[0], p[1], p[2], z) / vol,
             ];
-            self.lambda = l;
-            return Vector3::zeros();
+            return Projection { idx: [0, 1, 2, 3], lambda: l, len: 4, v: Vector3::zeros() };
         }
         match best {
             Some((_, sel, lam, n)) => self.keep(&sel[..n], &lam[..n]),
             None => self.keep(&[0], &[1.0]),
         }
     }
+}
+
+/// A planned projection of the origin onto the simplex (see [`Simplex::plan`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Projection {
+    /// Kept vertex indices, increasing; the first `len` are used.
+    idx: [usize; 4],
+    /// Their weights.
+    lambda: [f64; 4],
+    /// Number of kept vertices (4: the origin is inside the tetrahedron, v = 0).
+    pub len: usize,
+    /// The closest point Σ λₖ w_idx[k].
+    pub v: Vector3<f64>,
 }
 
 enum SegmentRegion {
@@ -258,6 +282,16 @@ fn triangle_candidates(t: [Vector3<f64>; 3]) -> (Vec3Idx, [f64; 3], usize) {
         }
     }
     (best.1, best.2, best.3)
+}
+
+/// The point of the triangle `t` closest to the origin (Voronoi-region tests).
+pub(crate) fn closest_to_origin(t: [Vector3<f64>; 3]) -> Vector3<f64> {
+    let (idx, lam, n) = triangle_region(t);
+    let mut v = Vector3::zeros();
+    for k in 0..n {
+        v += t[idx.0[k]] * lam[k];
+    }
+    v
 }
 
 /// Indices (into the triangle's 3 vertices) of the support, padded.

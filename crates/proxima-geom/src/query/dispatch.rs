@@ -241,17 +241,25 @@ fn closed_form_route(a: &Shape, b: &Shape) -> Option<Route> {
 }
 
 /// Pairs whose LCP kernel is preferred to GJK under [`Algorithm::Auto`]: every pair that
-/// has one (box–box and triangle–box active-set solvers, the small segment/line–triangle
-/// QPs, point–polytope), except point/sphere against a polytope with more than
-/// [`LCP_POLYTOPE_MAX_VERTICES`] vertices, where the LCP (one variable per vertex) loses to
-/// GJK's hill-climbing support queries.
+/// has one (box–box and triangle–box active-set solvers, the line–triangle QP,
+/// point–polytope), except
+///
+/// * point/sphere against a polytope with more than [`LCP_POLYTOPE_MAX_VERTICES`] vertices,
+///   where the LCP (one variable per vertex) loses to GJK's hill-climbing support queries;
+/// * point/sphere/segment/capsule against a triangle: GJK on the cores (a point or a segment
+///   against a triangle) ends in two or three iterations, 4–5× faster than the Lemke solve
+///   (mixed workload: sphere–triangle 1715 → 360 ns, capsule–triangle 1861 → 433 ns).
 fn lcp_wins(a: &Shape, b: &Shape) -> bool {
     let big = |s: &Shape| match s {
         Shape::ConvexPolytope(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
         Shape::Polyhedron(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
         _ => false,
     };
-    !(big(a) || big(b))
+    let small_core =
+        |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_) | Shape::Segment(_) | Shape::Capsule(_));
+    let triangle = |s: &Shape| matches!(s, Shape::Triangle(_));
+    let core_triangle = (small_core(a) && triangle(b)) || (triangle(a) && small_core(b));
+    !(big(a) || big(b) || core_triangle)
 }
 
 /// See [`lcp_wins`].
@@ -292,6 +300,43 @@ fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
     }
 }
 
+/// Point/segment/line/sphere/capsule pairs: clamped least squares on the cores. Kept out of
+/// line (`inline(never)`): the segment–segment solver is inlined here, and inlining it into
+/// the dispatcher instead would enlarge the frame of every query's route.
+#[inline(never)]
+fn distance_rounded_linear(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<DistanceResult, GeomError> {
+    let internal = || GeomError::Degenerate { what: "internal: pair does not match its route" };
+    let shapes = (a, pa, b, pb);
+    let ((la, ra), (lb, rb)) =
+        (as_rounded_linear(a, pa).ok_or_else(internal)?, as_rounded_linear(b, pb).ok_or_else(internal)?);
+    let (qa, qb) = closest_linear_linear(&la, &lb);
+    // The certificate's lower bound along the witness direction n, from the support
+    // functions of the world-frame cores (segment/point endpoints): h_A(n) = h_core(n)
+    // + r_a for |n| = 1, so `finish` only subtracts the radii (weak duality, as the
+    // generic support-function bound, without re-transforming the shapes).
+    let diff = qb - qa;
+    let len = diff.norm();
+    let lower_hint = if len > 0.0 && len.is_finite() {
+        let n = diff / len;
+        match (la.support_value(&n), lb.support_value(&-n)) {
+            (Some(ha), Some(hb)) if (-hb - ha).is_finite() => Some(-hb - ha),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    // Points, segments and lines are flat: contact of the cores has depth 0.
+    let core = Core { qa, qb, core_depth: Some(0.0), lower_hint: None };
+    let (radii, path) = (Radii { a: ra, b: rb }, QueryPath::ClosedForm);
+    Ok(finish_along_witness(core, radii, shapes, settings, Algorithm::ClosedForm, path, lower_hint))
+}
+
 /// Distance with a and b in canonical order. `cache`: GJK warm start and whether the pair
 /// was swapped into canonical order.
 fn distance_ordered(
@@ -312,32 +357,7 @@ fn distance_ordered(
     };
     let internal = || GeomError::Degenerate { what: "internal: pair does not match its route" };
     match route {
-        Route::RoundedLinear => {
-            let ((la, ra), (lb, rb)) = (
-                as_rounded_linear(a, pa).ok_or_else(internal)?,
-                as_rounded_linear(b, pb).ok_or_else(internal)?,
-            );
-            let (qa, qb) = closest_linear_linear(&la, &lb);
-            // The certificate's lower bound along the witness direction n, from the support
-            // functions of the world-frame cores (segment/point endpoints): h_A(n) = h_core(n)
-            // + r_a for |n| = 1, so `finish` only subtracts the radii (weak duality, as the
-            // generic support-function bound, without re-transforming the shapes).
-            let diff = qb - qa;
-            let len = diff.norm();
-            let lower_hint = if len > 0.0 && len.is_finite() {
-                let n = diff / len;
-                match (la.support_value(&n), lb.support_value(&-n)) {
-                    (Some(ha), Some(hb)) if (-hb - ha).is_finite() => Some(-hb - ha),
-                    _ => None,
-                }
-            } else {
-                None
-            };
-            // Points, segments and lines are flat: contact of the cores has depth 0.
-            let core = Core { qa, qb, core_depth: Some(0.0), lower_hint: None };
-            let (radii, path) = (Radii { a: ra, b: rb }, QueryPath::ClosedForm);
-            Ok(finish_along_witness(core, radii, shapes, settings, Algorithm::ClosedForm, path, lower_hint))
-        }
+        Route::RoundedLinear => distance_rounded_linear(a, pa, b, pb, settings),
         Route::BallBox => {
             // Canonical order puts a point before a box and a box before a sphere.
             if let (Some((c, r)), Some(bx)) = (as_ball(a, pa), as_box(b, pb)) {

@@ -41,9 +41,10 @@
 //! | cuboid/aligned box – cuboid/aligned box | LCP (box–box, specialized f64 solver first) | yes (12 × 12 Lemke) |
 //! | triangle – cuboid | LCP (triangle–box) | yes |
 //! | triangle – aligned box | LCP (triangle–aligned box, in the box frame) | yes |
-//! | segment/capsule – triangle | LCP (segment–triangle) | yes |
+//! | segment/capsule – triangle | GJK (LCP segment–triangle in exact arithmetic) | yes |
 //! | line – triangle | LCP (line–triangle) | yes |
-//! | point/sphere – triangle/convex polytope/polyhedron | LCP (point–polytope on the vertices) | yes |
+//! | point/sphere – triangle | GJK (LCP point–polytope in exact arithmetic) | yes |
+//! | point/sphere – convex polytope/polyhedron | LCP (point–polytope on the vertices) | yes |
 //! | triangle – cylinder | GJK; `intersects`: GJK early exit, LCP test-intersection when undecided or exact | test only |
 //! | point/sphere – polytope with > 16 vertices | GJK (hill climbing) | yes |
 //! | every other pair of bounded shapes (polytopes, ellipsoids, cylinders, cones, rounded shapes, Minkowski sums...) | GJK + EPA | no |

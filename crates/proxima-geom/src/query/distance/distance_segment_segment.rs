@@ -43,6 +43,7 @@ impl LinearPiece {
     }
     /// max over the piece of n·x (its support value), `None` when the piece is unbounded
     /// (a line).
+    #[inline]
     pub(crate) fn support_value(&self, n: &Vector3<f64>) -> Option<f64> {
         if !(self.lo.is_finite() && self.hi.is_finite()) {
             return None;
@@ -62,6 +63,7 @@ impl LinearPiece {
 const WELL_CONDITIONED: f64 = 1e-4;
 
 /// Closest points (on p, on q).
+#[inline]
 pub(crate) fn closest_linear_linear(p: &LinearPiece, q: &LinearPiece) -> (Point3<f64>, Point3<f64>) {
     let (u, v) = (p.dir, q.dir);
     let w = p.origin - q.origin;

@@ -1,0 +1,449 @@
+//! Newton polish of a GJK answer on curved cores: quadratic convergence where GJK's is linear.
+//!
+//! # Maths
+//!
+//! For a unit n (from A towards B) the support points a(n) = s_A(n), b(n) = s_B(−n) give
+//!
+//! ```text
+//! g(n) = n·(b − a) = −h_A(n) − h_B(−n) ≤ dist(A, B) ≤ |b − a|,
+//! ```
+//!
+//! the lower bound by weak duality (the same bound GJK keeps), the upper one because a ∈ A and
+//! b ∈ B. For disjoint shapes dist = max_{|n|=1} g(n), and at the maximiser b − a = dist·n, so
+//! both bounds meet. g is concave; its gradient is ∇g = b − a and its Hessian
+//! ∇²g = −H_A(n) − H_B(−n), H = ∇²h the (positive semidefinite) Hessian of a support function:
+//! 0 for vertices, segments and flat faces, r/|m_xy|·(I_xy − ûûᵀ) on a cylinder's rim
+//! (h = r|m_xy| + h_z|m_z|, û = m_xy/|m_xy|), D²/|Dm| − (D²m)(D²m)ᵀ/|Dm|³ for an ellipsoid
+//! (h = |Dm|). On the sphere, with P = I − nnᵀ and n·∇g = g(n), the Riemannian gradient is
+//! P(b − a) and the Riemannian Hessian −P(H_A + H_B)P − g(n)·P, negative definite on the
+//! tangent plane while g > 0. A Newton step t solves (P(H_A + H_B)P + g·P) t = P(b − a) in a
+//! tangent basis (e₁, e₂) (a 2 × 2 system), then n ← (n + t)/|n + t|, halving t while g
+//! decreases (g is concave along the great circle, so a small enough step ascends).
+//!
+//! GJK converges only linearly on curved cores (the gap shrinks by a constant factor per
+//! iteration); started from GJK's direction at a loose gap, Newton reaches the round-off
+//! floor in two or three steps when both supports are smooth at the optimum (rim, ellipsoid,
+//! or a vertex against either). Where a support function has a kink at the optimum (a
+//! cylinder's side or cap facing the other shape) the steps may not settle: the polish then
+//! reports failure and the caller resumes GJK. Every iterate's bounds are valid, so the
+//! best lower and best upper bound seen are kept, whatever the convergence.
+//!
+//! # Kinks handled explicitly
+//!
+//! Where h is not differentiable at the optimum the support set is a segment or a face, the
+//! optimal n lies on a known manifold, and the witness is the point of the support set
+//! closest to the other witness (any point of the support set gives the same g):
+//!
+//! | feature at n | constraint on n | witness |
+//! |---|---|---|
+//! | cylinder side | n ⟂ axis (great circle, Newton in 1 unknown) | side segment, z clamped |
+//! | cylinder cap | n = ± axis | cap disk, radially clamped |
+//! | two cylinder sides | n = ± axis_A × axis_B | closest points of the two axis-parallel lines |
+//! | polytope edge (2 distinct points of GJK's simplex on that shape) | n ⟂ edge (1 unknown) | edge, clamped |
+//! | polytope face (3 distinct points) | n = ± face normal | closest point of the triangle |
+//!
+//! The other shape's support must be unique there (a smooth feature); other combinations are
+//! left to GJK.
+
+use nalgebra::{Matrix2, Matrix3, Point3, Vector2, Vector3};
+
+use super::gt;
+use super::simplex::{Simplex, closest_to_origin};
+use super::support::{CoreShape, Difference};
+use crate::shape::Shape;
+
+/// Newton steps tried before giving up.
+const MAX_STEPS: u32 = 6;
+
+/// Step halvings tried when a Newton step does not increase g.
+const MAX_HALVINGS: u32 = 4;
+
+/// A cylinder direction within this (relative) of its side or cap normals counts as at a kink
+/// of the support function.
+const KINK: f64 = 1e-3;
+
+/// Whether a core's support function has curvature (GJK converges linearly on it): the pair
+/// is worth polishing when either core has.
+pub(crate) fn is_curved(core: &CoreShape<'_>) -> bool {
+    matches!(core, CoreShape::Whole(Shape::Cylinder(_) | Shape::Ellipsoid(_)))
+}
+
+/// √(x² + y²) without `hypot`'s overflow guard (a libm call): the arguments are coordinates
+/// of unit directions or of points of the shapes.
+#[inline]
+fn planar_norm(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
+/// The part of a core's support function active at a direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Feature {
+    /// h is twice differentiable here (or flat: vertices, segments, faces of polytopes).
+    Smooth,
+    /// A cylinder's side faces the direction: the support is the side segment, h has a kink
+    /// across the great circle m_z = 0 and is smooth along it.
+    Side,
+    /// A cylinder's cap faces the direction: the support is the cap disk.
+    Cap,
+}
+
+/// The feature of a core at the local direction `m`; `None` for cores without a known
+/// Hessian (cones, composites).
+fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
+    match core {
+        CoreShape::Origin | CoreShape::ZSegment(_) => Some(Feature::Smooth),
+        CoreShape::Whole(s) => match s {
+            Shape::Point(_)
+            | Shape::Segment(_)
+            | Shape::Triangle(_)
+            | Shape::Cuboid(_)
+            | Shape::AlignedBox(_)
+            | Shape::ConvexPolytope(_)
+            | Shape::Polyhedron(_)
+            | Shape::Ellipsoid(_) => Some(Feature::Smooth),
+            Shape::Cylinder(_) => {
+                let len = m.norm();
+                Some(if !gt(planar_norm(m.x, m.y), KINK * len) {
+                    Feature::Cap
+                } else if !gt(m.z.abs(), KINK * len) {
+                    Feature::Side
+                } else {
+                    Feature::Smooth
+                })
+            }
+            _ => None,
+        },
+    }
+}
+
+/// ∇²h at the local direction `m` (|m| = 1) of a core whose feature there is `Smooth` or
+/// `Side` (for the side, the Hessian of h restricted to the great circle m_z = 0: the rim
+/// term's); see the module docs.
+fn support_hessian(core: &CoreShape<'_>, m: &Vector3<f64>) -> Matrix3<f64> {
+    match core {
+        CoreShape::Whole(Shape::Cylinder(c)) => {
+            let rho = planar_norm(m.x, m.y);
+            let (ux, uy) = (m.x / rho, m.y / rho);
+            let k = c.radius() / rho;
+            Matrix3::new(
+                k * (1.0 - ux * ux),
+                -k * ux * uy,
+                0.0,
+                -k * ux * uy,
+                k * (1.0 - uy * uy),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            )
+        }
+        CoreShape::Whole(Shape::Ellipsoid(e)) => {
+            let d2 = e.radii().component_mul(&e.radii());
+            let len = m.component_mul(&e.radii()).norm();
+            let s = m.component_mul(&d2);
+            Matrix3::from_diagonal(&(d2 / len)) - s * s.transpose() / (len * len * len)
+        }
+        _ => Matrix3::zeros(),
+    }
+}
+
+/// The point of a cylinder's side or cap support set closest to `p` (both local), given a
+/// support point `s` of that feature: the side segment through s along z, or the cap disk.
+fn feature_witness(core: &CoreShape<'_>, feature: Feature, s: &Point3<f64>, p: &Point3<f64>) -> Point3<f64> {
+    let CoreShape::Whole(Shape::Cylinder(c)) = core else { return *s };
+    match feature {
+        Feature::Smooth => *s,
+        Feature::Side => Point3::new(s.x, s.y, p.z.clamp(-c.half_height(), c.half_height())),
+        Feature::Cap => {
+            let rho = planar_norm(p.x, p.y);
+            let k = if rho > c.radius() { c.radius() / rho } else { 1.0 };
+            Point3::new(p.x * k, p.y * k, s.z)
+        }
+    }
+}
+
+/// H_A(n) + H_B(−n) in the computation frame (A's).
+fn hessians(diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3<f64>) -> Matrix3<f64> {
+    let r = &diff.frame.r;
+    support_hessian(diff.a, n) + r * support_hessian(diff.b, &r.tr_mul(&-n)) * r.transpose()
+}
+
+/// The best bounds and witnesses found (computation frame of the [`Difference`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Polished {
+    /// Best lower bound max g(n) over the iterates.
+    pub lower: f64,
+    /// Best upper bound min |b − a| over the iterates.
+    pub upper: f64,
+    /// The witnesses of `upper`.
+    pub a: Point3<f64>,
+    pub b: Point3<f64>,
+    /// Newton steps taken.
+    pub steps: u32,
+}
+
+struct Eval {
+    g: f64,
+    /// b − a for the feature witnesses (= ∇g along the constraint manifold).
+    grad: Vector3<f64>,
+    a: Point3<f64>,
+    b: Point3<f64>,
+}
+
+/// The pair's features and the constraint they put on n.
+struct Features {
+    a: Feature,
+    b: Feature,
+    /// A polyhedral core's edge or face met by GJK's final simplex (computation frame):
+    /// its witness is the feature's point closest to the other witness.
+    flat_a: Option<FlatFeature>,
+    flat_b: Option<FlatFeature>,
+}
+
+/// An edge (2 points) or triangle (3 points) of a polyhedral core.
+#[derive(Debug, Clone, Copy)]
+struct FlatFeature {
+    points: [Point3<f64>; 3],
+    len: usize,
+}
+
+impl FlatFeature {
+    /// The distinct points among `pts` (bitwise: a polytope's support returns its stored
+    /// vertices, so equal vertices compare equal), when there are 2 or 3.
+    fn of(pts: &[Point3<f64>]) -> Option<Self> {
+        let mut f = FlatFeature { points: [Point3::origin(); 3], len: 0 };
+        for p in pts {
+            if !f.points[..f.len].contains(p) {
+                f.points[f.len] = *p;
+                f.len += 1;
+            }
+        }
+        (f.len >= 2).then_some(f)
+    }
+
+    /// The point of the feature closest to `x`.
+    fn closest(&self, x: &Point3<f64>) -> Point3<f64> {
+        let [p, q, r] = self.points;
+        if self.len == 2 {
+            let e = q - p;
+            let t = ((x - p).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+            return if t.is_finite() { p + e * t } else { p };
+        }
+        x + closest_to_origin([p - x, q - x, r - x])
+    }
+}
+
+/// Whether a core is a polytope (its support function is piecewise linear).
+fn is_polyhedral(core: &CoreShape<'_>) -> bool {
+    matches!(
+        core,
+        CoreShape::Whole(
+            Shape::Triangle(_)
+                | Shape::Cuboid(_)
+                | Shape::AlignedBox(_)
+                | Shape::ConvexPolytope(_)
+                | Shape::Polyhedron(_)
+        )
+    )
+}
+
+/// g(n) from the support points, and the witnesses moved within their support sets (side
+/// segment, cap disk) towards the other shape's witness.
+fn evaluate(diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3<f64>, f: &Features) -> Eval {
+    let x = diff.support(&-n);
+    let g = -n.dot(&x.w);
+    let (mut a, mut b) = (x.a, x.b);
+    if f.a != Feature::Smooth {
+        a = feature_witness(diff.a, f.a, &a, &b);
+    }
+    if let Some(fa) = &f.flat_a {
+        a = fa.closest(&b);
+    }
+    if let Some(fb) = &f.flat_b {
+        b = fb.closest(&a);
+    }
+    if f.b != Feature::Smooth {
+        let (r, t) = (&diff.frame.r, &diff.frame.t);
+        let (bl, al) = (Point3::from(r.tr_mul(&(b.coords - t))), Point3::from(r.tr_mul(&(a.coords - t))));
+        b = Point3::from(r * feature_witness(diff.b, f.b, &bl, &al).coords + t);
+    }
+    Eval { g, grad: b - a, a, b }
+}
+
+/// Closest points of two cylinder sides facing each other: the lines through the support
+/// points `a`, `b` along the axes (A's z, B's R·z), solved as two lines; `None` unless both
+/// parameters fall within the sides (otherwise the closest features are not side–side).
+fn side_side(
+    diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    a: &Point3<f64>,
+    b: &Point3<f64>,
+) -> Option<(Point3<f64>, Point3<f64>)> {
+    let half = |c: &CoreShape<'_>| match c {
+        CoreShape::Whole(Shape::Cylinder(c)) => Some(c.half_height()),
+        _ => None,
+    };
+    let (ha, hb) = (half(diff.a)?, half(diff.b)?);
+    // a(s) = a₀ + s·z, b(t) = b₀ + t·v with a₀, b₀ the support points moved to the mid-height.
+    let v: Vector3<f64> = diff.frame.r.column(2).into();
+    let bl_z = diff.frame.r.tr_mul(&(b.coords - diff.frame.t)).z;
+    let a0 = Point3::new(a.x, a.y, 0.0);
+    let b0 = b - v * bl_z;
+    let w = a0 - b0;
+    let (bb, d, e) = (v.z, w.z, v.dot(&w));
+    let det = 1.0 - bb * bb;
+    if !gt(det, KINK) {
+        return None;
+    }
+    let s = (bb * e - d) / det;
+    let t = (e - bb * d) / det;
+    (s.abs() <= ha && t.abs() <= hb).then(|| (a0 + Vector3::z() * s, b0 + v * t))
+}
+
+/// Projects n onto the great circle orthogonal to `c` (unit), normalized.
+fn onto_circle(n: &Vector3<f64>, c: &Option<Vector3<f64>>) -> Vector3<f64> {
+    match c {
+        Some(c) => (n - c * c.dot(n)).normalize(),
+        None => *n,
+    }
+}
+
+/// Newton on the dual from the unit direction `n0` (from A towards B), until
+/// upper − lower ≤ `target`; `seed` = the bounds and witnesses already known (GJK's). `None`
+/// when the target is not reached (or the features at n0 are not handled, or g ≤ 0 along the
+/// way).
+///
+/// Features: both smooth → Newton on the sphere (2 unknowns); one cylinder side → Newton on
+/// the great circle orthogonal to its axis (1 unknown); a cap against a smooth support → the
+/// cap normal itself (no unknown). Other combinations are left to GJK.
+pub(crate) fn polish(
+    diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    n0: Vector3<f64>,
+    simplex: &Simplex,
+    seed: Polished,
+    target: f64,
+) -> Option<Polished> {
+    let mut f = Features {
+        a: feature(diff.a, &n0)?,
+        b: feature(diff.b, &diff.frame.r.tr_mul(&-n0))?,
+        flat_a: None,
+        flat_b: None,
+    };
+    // A polyhedral core whose simplex points form an edge or a face: the optimal n is
+    // orthogonal to that edge (1 unknown) or is that face's normal (fixed), the other core's
+    // support being unique there (a smooth feature).
+    let vertices = &simplex.v[..simplex.len];
+    let mut pa = [Point3::origin(); 4];
+    let mut pb = [Point3::origin(); 4];
+    for (k, v) in vertices.iter().enumerate() {
+        (pa[k], pb[k]) = (v.a, v.b);
+    }
+    if is_polyhedral(diff.a) && f.b == Feature::Smooth {
+        f.flat_a = FlatFeature::of(&pa[..simplex.len]);
+    } else if is_polyhedral(diff.b) && f.a == Feature::Smooth {
+        f.flat_b = FlatFeature::of(&pb[..simplex.len]);
+    }
+    let flat = f.flat_a.or(f.flat_b);
+    let axis_a = Vector3::z();
+    // B's axis in A's frame, normalized (a pose's rotation is orthonormal only to its input
+    // precision, and g(n) is a bound only for unit n).
+    let axis_b: Vector3<f64> = diff.frame.r.column(2).normalize();
+    let oriented = |u: Vector3<f64>| if u.dot(&n0) >= 0.0 { u } else { -u };
+    let (mut n, constraint, fixed) = match (f.a, f.b) {
+        (Feature::Smooth, Feature::Smooth) => match flat {
+            None => (n0, None, false),
+            Some(ff) if ff.len == 2 => {
+                let c = (ff.points[1] - ff.points[0]).try_normalize(0.0)?;
+                (onto_circle(&n0, &Some(c)), Some(c), false)
+            }
+            Some(ff) => {
+                let normal = (ff.points[1] - ff.points[0]).cross(&(ff.points[2] - ff.points[0]));
+                (oriented(normal.try_normalize(0.0)?), None, true)
+            }
+        },
+        (Feature::Side, Feature::Smooth) => (onto_circle(&n0, &Some(axis_a)), Some(axis_a), false),
+        (Feature::Smooth, Feature::Side) => (onto_circle(&n0, &Some(axis_b)), Some(axis_b), false),
+        (Feature::Cap, Feature::Smooth) => (oriented(axis_a), None, true),
+        (Feature::Smooth, Feature::Cap) => (oriented(axis_b), None, true),
+        (Feature::Side, Feature::Side) => {
+            let c = axis_a.cross(&axis_b);
+            if !gt(c.norm(), KINK) {
+                return None;
+            }
+            (oriented(c.normalize()), None, true)
+        }
+        _ => return None,
+    };
+    let mut e = evaluate(diff, &n, &f);
+    if (f.a, f.b) == (Feature::Side, Feature::Side) {
+        (e.a, e.b) = side_side(diff, &e.a, &e.b)?;
+        e.grad = e.b - e.a;
+    }
+    let mut best = seed;
+    best.lower = best.lower.max(e.g);
+    let up = e.grad.norm();
+    if up < best.upper {
+        (best.upper, best.a, best.b) = (up, e.a, e.b);
+    }
+    if best.upper - best.lower <= target {
+        return Some(best);
+    }
+    if fixed {
+        return None;
+    }
+    for step in 1..=MAX_STEPS {
+        if !gt(e.g, 0.0) {
+            return None;
+        }
+        let h = hessians(diff, &n);
+        let tangent = match constraint {
+            Some(c) => {
+                // One unknown along e = c × n (unit: n ⟂ c).
+                let t1 = c.cross(&n).normalize();
+                let m = t1.dot(&(h * t1)) + e.g;
+                let step = t1.dot(&e.grad) / m;
+                if !step.is_finite() {
+                    return None;
+                }
+                t1 * step
+            }
+            None => {
+                // Tangent basis: e₁ ⟂ n from the coordinate axis least aligned with n.
+                let mut t = Vector3::zeros();
+                t[n.iamin()] = 1.0;
+                let e1 = n.cross(&t).normalize();
+                let e2 = n.cross(&e1);
+                let (he1, he2) = (h * e1, h * e2);
+                let m = Matrix2::new(e1.dot(&he1) + e.g, e1.dot(&he2), e2.dot(&he1), e2.dot(&he2) + e.g);
+                let sol = m.lu().solve(&Vector2::new(e1.dot(&e.grad), e2.dot(&e.grad)))?;
+                if !(sol.x.is_finite() && sol.y.is_finite()) {
+                    return None;
+                }
+                e1 * sol.x + e2 * sol.y
+            }
+        };
+        let mut tangent = tangent;
+        let mut accepted = None;
+        for _ in 0..=MAX_HALVINGS {
+            let trial = onto_circle(&(n + tangent).normalize(), &constraint);
+            let te = evaluate(diff, &trial, &f);
+            if te.g >= e.g {
+                accepted = Some((trial, te));
+                break;
+            }
+            tangent *= 0.5;
+        }
+        let (next, ne) = accepted?;
+        n = next;
+        e = ne;
+        best.steps = step;
+        best.lower = best.lower.max(e.g);
+        let up = e.grad.norm();
+        if up < best.upper {
+            (best.upper, best.a, best.b) = (up, e.a, e.b);
+        }
+        if best.upper - best.lower <= target {
+            return Some(best);
+        }
+    }
+    None
+}
