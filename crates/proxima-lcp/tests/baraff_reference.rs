@@ -142,8 +142,8 @@ fn agrees_with_lemke_on_spd() {
 fn periodic_refactorization_keeps_accuracy() {
     let mut rng = SmallRng::seed_from_u64(5);
     let (a, b) = spd_problem(40, &mut rng);
-    let every = BaraffSettings { refactor_interval: 1, ..BaraffSettings::default() };
-    let rare = BaraffSettings { refactor_interval: 1000, ..BaraffSettings::default() };
+    let every = BaraffSettings { refactor_interval: Some(1), ..BaraffSettings::default() };
+    let rare = BaraffSettings { refactor_interval: Some(1000), ..BaraffSettings::default() };
     let s1 = solve_baraff(&a, &b, &every).unwrap();
     let s2 = solve_baraff(&a, &b, &rare).unwrap();
     assert!(s1.status.is_solved() && s2.status.is_solved());
@@ -317,7 +317,7 @@ fn bad_input_is_an_error() {
     assert!(DenseMatrix::from_row_major(2, vec![1.0, f64::NAN, 0.0, 1.0]).is_err());
     let bad = BaraffSettings { pivot_tolerance: f64::NAN, ..s.clone() };
     assert!(matches!(solve_baraff(&a, &[1.0, 1.0], &bad), Err(LcpError::InvalidSettings { .. })));
-    let bad = BaraffSettings { refactor_interval: 0, ..s.clone() };
+    let bad = BaraffSettings { refactor_interval: Some(0), ..s.clone() };
     assert!(matches!(solve_baraff(&a, &[1.0, 1.0], &bad), Err(LcpError::InvalidSettings { .. })));
     let bad = BaraffSettings { max_pivots: Some(0), ..s.clone() };
     assert!(matches!(solve_baraff(&a, &[1.0, 1.0], &bad), Err(LcpError::InvalidSettings { .. })));

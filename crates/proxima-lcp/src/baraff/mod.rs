@@ -34,7 +34,7 @@
 //!
 //! A_𝒞𝒞⁻¹ (𝒞 = the clamped/active set) is kept as an explicit inverse updated by bordering in
 //! O(|𝒞|²) per pivot (not refactored per pivot), refactored from scratch every
-//! [`BaraffSettings::refactor_interval`] updates; every direction is checked through
+//! [`BaraffSettings::refactor_interval`] updates (by default max(64, |𝒞|)); every direction is checked through
 //! Δy_𝒞 ≈ 0 (one step of iterative refinement, then a refactorization, then
 //! [`LcpStatus::NumericalFailure`] if the check still fails). A numerically singular A_𝒞𝒞 (for
 //! PSD or indefinite A) also ends with `NumericalFailure`.
@@ -83,8 +83,10 @@ pub struct BaraffSettings {
     pub residual_tolerance: f64,
     /// Pivot limit; `None` means n² + 10 n + 100. Reaching it gives `MaxIterations`.
     pub max_pivots: Option<usize>,
-    /// Refactor A_𝒞𝒞⁻¹ from scratch after this many bordering updates. Default 64.
-    pub refactor_interval: usize,
+    /// Refactor A_𝒞𝒞⁻¹ from scratch after this many bordering updates. `None` (default):
+    /// after max(64, |𝒞|) updates, so the O(|𝒞|³) refactorization amortizes to the O(|𝒞|²)
+    /// of an update (a direction failing the Δy_𝒞 ≈ 0 check refactors at once anyway).
+    pub refactor_interval: Option<usize>,
 }
 
 impl Default for BaraffSettings {
@@ -95,13 +97,13 @@ impl Default for BaraffSettings {
             singular_tolerance: 1e-13,
             residual_tolerance: 1e-9,
             max_pivots: None,
-            refactor_interval: 64,
+            refactor_interval: None,
         }
     }
 }
 
 impl BaraffSettings {
-    /// Checks every field: tolerances finite and ≥ 0, `refactor_interval` ≥ 1, a pivot limit
+    /// Checks every field: tolerances finite and ≥ 0, `refactor_interval` ≥ 1 when set, a pivot limit
     /// (when given) ≥ 1.
     pub fn validate(&self) -> Result<(), LcpError> {
         for (v, field) in [
@@ -114,7 +116,7 @@ impl BaraffSettings {
                 return Err(LcpError::InvalidSettings { field, reason: "must be finite and >= 0" });
             }
         }
-        if self.refactor_interval == 0 {
+        if self.refactor_interval == Some(0) {
             return Err(LcpError::InvalidSettings { field: "refactor_interval", reason: "must be >= 1" });
         }
         if self.max_pivots == Some(0) {

@@ -5,6 +5,10 @@ use super::inverse::IncrementalInverse;
 use crate::operator::{DenseMatrix, LinearOperator};
 use crate::solution::LcpStatus;
 
+/// The smallest number of bordering updates between refactorizations under the default
+/// (adaptive) schedule of [`BaraffSettings::refactor_interval`].
+const DEFAULT_REFACTOR_INTERVAL: usize = 64;
+
 /// Where a variable is in the pivoting (for the plain LCP: `AtLower` is ℱ, `Clamped` is 𝒜).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IndexState {
@@ -247,7 +251,11 @@ pub(crate) fn run(
                 status = LcpStatus::MaxIterations;
                 break 'outer;
             }
-            if inv.updates_since_refactor >= settings.refactor_interval {
+            // By default the interval grows with k, so the O(k³) refactorization amortizes to
+            // the O(k²) of an update; the Δy_𝒞 ≈ 0 check below refactors early when
+            // accumulated round-off demands it.
+            let interval = settings.refactor_interval.unwrap_or(inv.len().max(DEFAULT_REFACTOR_INTERVAL));
+            if inv.updates_since_refactor >= interval {
                 if inv.refactor(a, tol.singular).is_err() {
                     status = LcpStatus::NumericalFailure;
                     break 'outer;
