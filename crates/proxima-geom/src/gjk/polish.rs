@@ -182,6 +182,20 @@ pub(crate) struct Polished {
     pub steps: u32,
 }
 
+impl Polished {
+    /// Folds one evaluation into the bracket: its dual value raises the lower bound, its
+    /// witness distance may lower the upper bound (with its witnesses); `true` once the gap
+    /// meets `target`.
+    fn tighten(&mut self, e: &Eval, target: f64) -> bool {
+        self.lower = self.lower.max(e.g);
+        let up = e.grad.norm();
+        if up < self.upper {
+            (self.upper, self.a, self.b) = (up, e.a, e.b);
+        }
+        self.upper - self.lower <= target
+    }
+}
+
 struct Eval {
     g: f64,
     /// b − a for the feature witnesses (= ∇g along the constraint manifold).
@@ -379,12 +393,7 @@ pub(crate) fn polish(
         e.grad = e.b - e.a;
     }
     let mut best = seed;
-    best.lower = best.lower.max(e.g);
-    let up = e.grad.norm();
-    if up < best.upper {
-        (best.upper, best.a, best.b) = (up, e.a, e.b);
-    }
-    if best.upper - best.lower <= target {
+    if best.tighten(&e, target) {
         return Some(best);
     }
     if fixed {
@@ -436,12 +445,7 @@ pub(crate) fn polish(
         n = next;
         e = ne;
         best.steps = step;
-        best.lower = best.lower.max(e.g);
-        let up = e.grad.norm();
-        if up < best.upper {
-            (best.upper, best.a, best.b) = (up, e.a, e.b);
-        }
-        if best.upper - best.lower <= target {
+        if best.tighten(&e, target) {
             return Some(best);
         }
     }
