@@ -367,6 +367,10 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
             Kind::MinMap => self.minmap_direction(f, target, dx)?,
             Kind::Fischer { .. } => self.fischer_direction(x, y, f, target, dx)?,
         }
+        if !self.fell_back {
+            // Solved by the sub-solver of choice: the run of unsolved steps is broken.
+            self.unsolved_steps = 0;
+        }
         Ok(dx.iter().all(|v| v.is_finite()))
     }
 
@@ -394,10 +398,8 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         self.stats.krylov_iterations += iterations;
         let converged = status == KrylovStatus::Converged;
         self.stats.krylov_unconverged += usize::from(!converged);
-        if self.fell_back && !converged && matches!(self.kind, Kind::MinMap) {
-            self.unsolved_steps += 1;
-        } else {
-            self.unsolved_steps = 0;
+        if self.fell_back && matches!(self.kind, Kind::MinMap) {
+            self.unsolved_steps = if converged { 0 } else { self.unsolved_steps + 1 };
         }
     }
 
@@ -465,9 +467,8 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
         for (p, &i) in idx.iter().enumerate() {
             dx[i] = sol[p];
         }
-        match gmres {
-            Some((status, iterations)) => self.record_gmres(status, iterations),
-            None => self.unsolved_steps = 0,
+        if let Some((status, iterations)) = gmres {
+            self.record_gmres(status, iterations);
         }
         Ok(())
     }
