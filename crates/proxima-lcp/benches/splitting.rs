@@ -33,7 +33,7 @@ use divan::{Bencher, black_box};
 use proxima_lcp::generate::{FluidGridSettings, RhsKind, dense_pd, fluid_grid, make_rhs};
 use proxima_lcp::iterative::splitting::{inverse_diagonal, projected_sweep};
 use proxima_lcp::iterative::{SplittingSettings, StoppingCriteria, solve_splitting};
-use proxima_lcp::operator::{CsrMatrix, DenseMatrix, DiaMatrix};
+use proxima_lcp::operator::{CsrMatrix, DenseMatrix, DiaMatrix, RowAccess};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -74,16 +74,22 @@ fn sweep_bytes(g: &Grid) -> u64 {
     12 * nnz + 8 * (n + 1) + 8 * n /* b */ + 16 * n /* x read + write */
 }
 
-fn run_sweep(bencher: Bencher, name: &str, omega: f64) {
-    let g = grid(name);
+/// Times one projected sweep of `a` (the grid's matrix in some storage) from a mid-solve
+/// iterate, counting `bytes` per sweep.
+fn time_sweep<A: RowAccess<Aux = ()> + ?Sized>(bencher: Bencher, g: &Grid, a: &A, bytes: u64, omega: f64) {
     let mut x = vec![0.0; g.a.n()];
     // A few sweeps first so that x is a typical mid-solve iterate, not all zeros.
     for _ in 0..3 {
-        projected_sweep(&g.a, &g.b, &mut x, &mut (), &g.inv_diag, omega);
+        projected_sweep(a, &g.b, &mut x, &mut (), &g.inv_diag, omega);
     }
-    bencher.counter(BytesCount::new(sweep_bytes(g))).bench_local(|| {
-        black_box(projected_sweep(&g.a, &g.b, black_box(&mut x), &mut (), &g.inv_diag, omega))
-    });
+    bencher
+        .counter(BytesCount::new(bytes))
+        .bench_local(|| black_box(projected_sweep(a, &g.b, black_box(&mut x), &mut (), &g.inv_diag, omega)));
+}
+
+fn run_sweep(bencher: Bencher, name: &str, omega: f64) {
+    let g = grid(name);
+    time_sweep(bencher, g, &g.a, sweep_bytes(g), omega);
 }
 
 #[divan::bench(args = GRIDS, sample_count = 30)]
@@ -152,13 +158,7 @@ fn dia_sweep_bytes(g: &Grid) -> u64 {
 
 fn run_dia_sweep(bencher: Bencher, name: &str, omega: f64) {
     let g = grid(name);
-    let mut x = vec![0.0; g.a.n()];
-    for _ in 0..3 {
-        projected_sweep(&g.dia, &g.b, &mut x, &mut (), &g.inv_diag, omega);
-    }
-    bencher.counter(BytesCount::new(dia_sweep_bytes(g))).bench_local(|| {
-        black_box(projected_sweep(&g.dia, &g.b, black_box(&mut x), &mut (), &g.inv_diag, omega))
-    });
+    time_sweep(bencher, g, &g.dia, dia_sweep_bytes(g), omega);
 }
 
 #[divan::bench(args = GRIDS, sample_count = 30)]
