@@ -27,17 +27,27 @@
 //! max |Δx_i| over the block. Otherwise (some g_i < 0) phase 2 runs row by row.
 //!
 //! On the interior rows (every diagonal valid: all but the first and last |o| rows of a
-//! grid) with the pairing applicable, the three phases are fused into one loop over row
-//! pairs (i, i + 1) instead, reading b, 1/A_ii, ã and x two rows at a time: phase 1 of a
-//! pair reads x at rows < i (final: written by earlier pairs) or ≥ i (old), so the loop is
-//! exact for any offsets. On grids (every other lower offset ≤ −3) it reads nothing the
-//! last pair wrote, never waits for the recurrence, and the processor runs it for later
-//! pairs while the chain of earlier ones completes; with blocks the chain of one block and
-//! the passes of the next do not fit in the reorder window together. Measured on the
-//! benchmark grids (one sweep, 2D 256², 3D 40³): blocks everywhere 184 / 211 µs, fused pairs
-//! 138 / 181 µs, fused pairs read as 2-row chunks 122 / 152 µs; the blocks' length (16, 32,
-//! 128) changed nothing measurable. Both paths perform the same operations in the same order
-//! for a pair.
+//! grid) with the pairing applicable, the three phases are fused into one loop over groups
+//! of G = 4 consecutive rows (G = 2 when some lower offset is −2 or −3) instead: phase 1 of
+//! the group (G lanes wide), then its two pair steps. Phase 1 of a group reads x at rows
+//! < i (final: written by earlier groups) or ≥ i (old); with G ≤ min{|o| : o < −1} no row
+//! of the group needs another's new value except through the −1 chain, so the loop is
+//! exact. On grids it reads nothing the last group wrote, never waits for the recurrence,
+//! and the processor runs it for later groups while the chain of earlier ones completes;
+//! with blocks the chain of one block and the passes of the next do not fit in the reorder
+//! window together. Both paths perform the same operations in the same order for a pair.
+//!
+//! The kernel is bound by instruction throughput, not by the chain or by memory: on the
+//! 2D 256² grid, cutting the chain (x_{i−1} replaced by a constant) left the sweep at
+//! 124 µs, and a 64² grid that fits in L2 ran at the same 1.9 ns per row. So the fused
+//! loop is compiled once per instruction set through `pulp` and runs the widest one the
+//! processor has (AVX2 on x86-64: three-operand forms, 4-lane max |Δx|), plain multiplies
+//! and adds on every one (fused multiply–adds were tried: same 2D time, 3D 12 % slower, as
+//! they serialise the sum over diagonals). Measured (one sweep, 2D 256², 3D 40³, pinned to
+//! one core): blocks everywhere 184 / 211 µs; fused pairs 138 / 181 µs; pairs read as
+//! 2-row chunks 122 / 152 µs; 4-row groups with AVX2 112 / 135 µs (8-row groups 116 /
+//! 137 µs; storing the scaled diagonals row-interleaved, one stream instead of K, 146 µs
+//! on 2D). The blocks' length (16, 32, 128) changed nothing measurable.
 //!
 //! Same ordering, same iterate up to rounding: the sums are associated differently from the
 //! CSR kernel (scaled entries, b̃ + x_i first, the pair composition), so iterates agree with
@@ -114,8 +124,29 @@ impl ScaledDiagonals {
 /// One projected sweep over the rows of `a` in natural order (see the module docs).
 pub(crate) fn sweep(a: &DiaMatrix, b: &[f64], x: &mut [f64], inv_diag: &[f64], omega: f64) -> f64 {
     match a.scaled() {
-        Some(s) => blocked_sweep(s, a.n(), b, x, inv_diag, omega),
+        Some(s) => pulp::Arch::new().dispatch(BlockedSweep { s, n: a.n(), b, x, inv_diag, omega }),
         None => plain_sweep(a, b, x, inv_diag, omega),
+    }
+}
+
+/// [`blocked_sweep`]'s arguments, so that pulp compiles it once per instruction set and runs
+/// the best one the processor has (wider vectors for phase 1; the same operations in the
+/// same order, so every version computes the same iterate).
+struct BlockedSweep<'a> {
+    s: &'a ScaledDiagonals,
+    n: usize,
+    b: &'a [f64],
+    x: &'a mut [f64],
+    inv_diag: &'a [f64],
+    omega: f64,
+}
+
+impl pulp::WithSimd for BlockedSweep<'_> {
+    type Output = f64;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> f64 {
+        blocked_sweep(self.s, self.n, self.b, self.x, self.inv_diag, self.omega)
     }
 }
 
@@ -133,6 +164,7 @@ fn plain_sweep(a: &DiaMatrix, b: &[f64], x: &mut [f64], inv_diag: &[f64], omega:
     max_change
 }
 
+#[inline(always)]
 fn blocked_sweep(
     s: &ScaledDiagonals,
     n: usize,
@@ -143,32 +175,55 @@ fn blocked_sweep(
 ) -> f64 {
     let (b, inv_diag, x) = (&b[..n], &inv_diag[..n], &mut x[..n]);
     let paired = s.monotone && omega > 0.0;
-    // Rows on which every diagonal is valid (an even number of them) take the fused pair
-    // loop; the rest, and every row when the pairing does not apply, the block loop.
+    // Rows on which every diagonal is valid (a multiple of the group size) take the fused
+    // group loop; the rest, and every row when the pairing does not apply, the block loop.
     let (lo, hi) = s.others.iter().fold((0, n), |(lo, hi), &o| {
         let valid = valid_rows(n, o);
         (lo.max(valid.start), hi.min(valid.end))
     });
-    let hi = if paired && hi > lo && s.others.len() <= 8 { lo + (hi - lo) / 2 * 2 } else { lo.min(n) };
+    // Four rows at a time need every x_{i+o} (o < −1) of the four final before them: |o| ≥ 4.
+    let group = if s.block >= 4 { 4 } else { 2 };
+    let hi =
+        if paired && hi > lo && s.others.len() <= 8 { lo + (hi - lo) / group * group } else { lo.min(n) };
     let lo = lo.min(hi);
     let mut state = SweepState { x_prev: 0.0, max_change: 0.0 };
     blocks(s, n, 0..lo, b, x, inv_diag, omega, paired, &mut state);
     if hi > lo {
-        let run = match s.others.len() {
-            0 => pairs::<0>,
-            1 => pairs::<1>,
-            2 => pairs::<2>,
-            3 => pairs::<3>,
-            4 => pairs::<4>,
-            5 => pairs::<5>,
-            6 => pairs::<6>,
-            7 => pairs::<7>,
-            _ => pairs::<8>,
-        };
-        run(s, n, lo..hi, b, x, inv_diag, omega, &mut state);
+        let rows = lo..hi;
+        let state = &mut state;
+        if group == 4 {
+            groups::<4>(s, n, rows, b, x, inv_diag, omega, state);
+        } else {
+            groups::<2>(s, n, rows, b, x, inv_diag, omega, state);
+        }
     }
     blocks(s, n, hi..n, b, x, inv_diag, omega, paired, &mut state);
     state.max_change
+}
+
+/// [`pairs`] with the number of diagonals as a constant (0..=8; the caller checks ≤ 8).
+#[inline(always)]
+fn groups<const G: usize>(
+    s: &ScaledDiagonals,
+    n: usize,
+    rows: core::ops::Range<usize>,
+    b: &[f64],
+    x: &mut [f64],
+    inv_diag: &[f64],
+    omega: f64,
+    state: &mut SweepState,
+) {
+    match s.others.len() {
+        0 => pairs::<0, G>(s, n, rows, b, x, inv_diag, omega, state),
+        1 => pairs::<1, G>(s, n, rows, b, x, inv_diag, omega, state),
+        2 => pairs::<2, G>(s, n, rows, b, x, inv_diag, omega, state),
+        3 => pairs::<3, G>(s, n, rows, b, x, inv_diag, omega, state),
+        4 => pairs::<4, G>(s, n, rows, b, x, inv_diag, omega, state),
+        5 => pairs::<5, G>(s, n, rows, b, x, inv_diag, omega, state),
+        6 => pairs::<6, G>(s, n, rows, b, x, inv_diag, omega, state),
+        7 => pairs::<7, G>(s, n, rows, b, x, inv_diag, omega, state),
+        _ => pairs::<8, G>(s, n, rows, b, x, inv_diag, omega, state),
+    }
 }
 
 /// What one stretch of rows hands to the next: the last x and the running max |Δx|.
@@ -178,6 +233,7 @@ struct SweepState {
 }
 
 /// The rows `rows` in blocks (phase 1, phase 2, phase 3 per block; see the module docs).
+#[inline(always)]
 fn blocks(
     s: &ScaledDiagonals,
     n: usize,
@@ -210,13 +266,14 @@ fn blocks(
     }
 }
 
-/// The rows `rows` (an even number, every diagonal valid on them, the paired recurrence
-/// applicable) two at a time in one fused loop: phase 1 of the pair (the same operations in
-/// the same order as [`phase1_passes`]), then the pair step of [`chain_paired`]. The work
-/// of later pairs does not wait for the recurrence on grids, so the processor overlaps it with the
+/// The rows `rows` (a multiple of G ∈ {2, 4}, every diagonal valid on them, the paired
+/// recurrence applicable, G ≤ the block length) G at a time in one fused loop: phase 1 of
+/// the G rows (the same operations in the same order as [`phase1_passes`]; G lanes wide),
+/// then the pair steps of [`chain_paired`], one pair after the other. The work of later
+/// groups does not wait for the recurrence on grids, so the processor overlaps it with the
 /// chain (blocks serialise the two).
 #[inline(always)]
-fn pairs<const K: usize>(
+fn pairs<const K: usize, const G: usize>(
     s: &ScaledDiagonals,
     n: usize,
     rows: core::ops::Range<usize>,
@@ -237,32 +294,39 @@ fn pairs<const K: usize>(
     });
     let own = &cells[rows.clone()];
     let (b, inv, prev) = (&b[rows.clone()], &inv_diag[rows.clone()], &s.prev[rows]);
-    let (mut x_prev, mut max0, mut max1) = (state.x_prev, state.max_change, state.max_change);
-    let (b2, inv2, prev2, own2) =
-        (b.chunks_exact(2), inv.chunks_exact(2), prev.chunks_exact(2), own.chunks_exact(2));
-    for (p, (((b2, inv2), prev2), own2)) in b2.zip(inv2).zip(prev2).zip(own2).enumerate() {
-        let i0 = 2 * p;
-        let old = [own2[0].get(), own2[1].get()];
-        let mut acc = [b2[0] * inv2[0] + old[0], b2[1] * inv2[1] + old[1]];
+    let mut x_prev = state.x_prev;
+    let mut maxima = [state.max_change; G];
+    let groups =
+        b.chunks_exact(G).zip(inv.chunks_exact(G)).zip(prev.chunks_exact(G)).zip(own.chunks_exact(G));
+    for (p, (((bg, invg), prevg), owng)) in groups.enumerate() {
+        let i0 = G * p;
+        let old: [f64; G] = core::array::from_fn(|j| owng[j].get());
+        let mut acc: [f64; G] = core::array::from_fn(|j| bg[j] * invg[j] + old[j]);
         for k in 0..K {
-            let (d, c) = (&diagonals[k][i0..i0 + 2], &columns[k][i0..i0 + 2]);
-            acc = [acc[0] + d[0] * c[0].get(), acc[1] + d[1] * c[1].get()];
+            let (d, c) = (&diagonals[k][i0..i0 + G], &columns[k][i0..i0 + G]);
+            for j in 0..G {
+                acc[j] += d[j] * c[j].get();
+            }
         }
-        let t = [old[0] - omega * acc[0], old[1] - omega * acc[1]];
-        let g = [-omega * prev2[0], -omega * prev2[1]];
-        let (t01, g01) = (t[1] + g[1] * t[0], g[1] * g[0]);
-        let floor = pos(t[1]);
-        let x0 = pos(t[0] + g[0] * x_prev);
-        let y = t01 + g01 * x_prev;
-        x_prev = if y > floor { y } else { floor };
-        own2[0].set(x0);
-        own2[1].set(x_prev);
-        let (c0, c1) = ((x0 - old[0]).abs(), (x_prev - old[1]).abs());
-        max0 = if c0 > max0 { c0 } else { max0 };
-        max1 = if c1 > max1 { c1 } else { max1 };
+        let t: [f64; G] = core::array::from_fn(|j| old[j] - omega * acc[j]);
+        let g: [f64; G] = core::array::from_fn(|j| -omega * prevg[j]);
+        let mut new = [0.0; G];
+        for q in (0..G).step_by(2) {
+            let (t01, g01) = (t[q + 1] + g[q + 1] * t[q], g[q + 1] * g[q]);
+            let floor = pos(t[q + 1]);
+            new[q] = pos(t[q] + g[q] * x_prev);
+            let y = t01 + g01 * x_prev;
+            x_prev = if y > floor { y } else { floor };
+            new[q + 1] = x_prev;
+        }
+        for j in 0..G {
+            owng[j].set(new[j]);
+            let change = (new[j] - old[j]).abs();
+            maxima[j] = if change > maxima[j] { change } else { maxima[j] };
+        }
     }
     state.x_prev = x_prev;
-    state.max_change = max0.max(max1);
+    state.max_change = maxima.iter().fold(state.max_change, |m, &c| m.max(c));
 }
 
 /// Phase 1 for any block: one pass per diagonal, each clipped to its valid rows.
