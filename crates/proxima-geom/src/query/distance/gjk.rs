@@ -64,10 +64,11 @@ pub(crate) fn distance_with_depth(
     let (cb, rb) = core_of(b);
     let frame = RelativeFrame::new(pa, pb);
     let (mut init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
-    if init.simplex_len == 0 && init.pairs.len() == 0 {
-        if let Some(v) = axis_seed(&ca, &cb, &frame) {
-            init.direction = v;
-        }
+    if init.simplex_len == 0
+        && init.pairs.len() == 0
+        && let Some(v) = axis_seed(&ca, &cb, &frame)
+    {
+        init.direction = v;
     }
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
