@@ -14,7 +14,7 @@
 use nalgebra::{Matrix3, Point3, Vector3};
 
 use crate::pose::Pose;
-use crate::shape::Shape;
+use crate::shape::{HILL_CLIMB_MIN_VERTICES, Shape, linear_support};
 
 /// The hint of a cold start: no previous vertex (hill climbing picks a seed vertex).
 pub(crate) const COLD_HINT: u32 = u32::MAX;
@@ -67,6 +67,10 @@ pub(crate) enum CoreShape<'a> {
     Origin,
     /// The segment (0, 0, ±h) (a capsule's axis).
     ZSegment(f64),
+    /// A convex polytope whose support queries scan its vertices (below the hill-climbing
+    /// threshold, on a cold query): the scan is inlined here instead of going through the
+    /// shape's variant dispatch and hint logic, with the same answer and the same hint.
+    Scanned(&'a [Point3<f64>]),
     /// The shape itself.
     Whole(&'a Shape),
 }
@@ -77,15 +81,43 @@ impl SupportMap for CoreShape<'_> {
         match self {
             CoreShape::Origin => Point3::origin(),
             CoreShape::ZSegment(h) => Point3::new(0.0, 0.0, if m.z >= 0.0 { *h } else { -*h }),
+            CoreShape::Scanned(v) => {
+                let i = linear_support(v, m);
+                *hint = scanned_hint(i);
+                v[i]
+            }
             CoreShape::Whole(s) => s.local_support_hinted(m, hint).unwrap_or_else(Point3::origin),
         }
     }
 
     fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
         match self {
+            CoreShape::Scanned(v) => v.get(usize::try_from(hint & !SCANNED).ok()?).copied(),
             CoreShape::Whole(s) => s.hinted_vertex(hint),
             _ => None,
         }
+    }
+}
+
+/// The hint left by a linear scan that found vertex `i`: the index flagged [`SCANNED`]
+/// (u32 indices: no polytope reaches 2³¹ vertices; a larger index is no hint).
+pub(crate) fn scanned_hint(i: usize) -> u32 {
+    u32::try_from(i).map_or(COLD_HINT, |i| i | SCANNED)
+}
+
+/// The core for a *cold* query (no warm-start hints): as [`core_of`], with convex polytopes
+/// that every support query of the run would scan (fewer than [`HILL_CLIMB_MIN_VERTICES`]
+/// vertices, or no adjacency) as [`CoreShape::Scanned`]. A cold run's hints always carry
+/// [`SCANNED`] for those, so [`Shape::local_support_hinted`] scans them too: same points,
+/// same hints.
+pub(crate) fn cold_core_of(s: &Shape) -> (CoreShape<'_>, f64) {
+    match s {
+        Shape::ConvexPolytope(p)
+            if p.adjacency().is_none() || p.vertices().len() < HILL_CLIMB_MIN_VERTICES =>
+        {
+            (CoreShape::Scanned(p.vertices()), 0.0)
+        }
+        _ => core_of(s),
     }
 }
 

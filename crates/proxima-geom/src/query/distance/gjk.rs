@@ -21,7 +21,8 @@ use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CoreShape, Difference, GjkCache, GjkSettings, GjkStatus, Mode, Polished, RelativeFrame, Run,
-    Start, contact_floor, core_of, expand_warm, initial_direction, is_curved, polish, run, store,
+    Start, cold_core_of, contact_floor, core_of, expand_warm, initial_direction, is_curved, polish, run,
+    store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -58,8 +59,10 @@ pub(crate) fn distance_with_depth(
     if !a.is_bounded() || !b.is_bounded() {
         return Err(unbounded(a, b));
     }
-    let (ca, ra) = core_of(a);
-    let (cb, rb) = core_of(b);
+    let warm = cache.as_ref().is_some_and(|(c, _)| c.is_warm());
+    let core = if warm { core_of } else { cold_core_of };
+    let (ca, ra) = core(a);
+    let (cb, rb) = core(b);
     let frame = RelativeFrame::new(pa, pb);
     let (init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
@@ -222,8 +225,8 @@ pub(crate) fn intersects(
     if !a.is_bounded() || !b.is_bounded() {
         return Err(unbounded(a, b));
     }
-    let (ca, ra) = core_of(a);
-    let (cb, rb) = core_of(b);
+    let (ca, ra) = cold_core_of(a);
+    let (cb, rb) = cold_core_of(b);
     let frame = RelativeFrame::new(pa, pb);
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
     let margin = ra + rb;
