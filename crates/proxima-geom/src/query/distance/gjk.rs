@@ -29,7 +29,9 @@ use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySett
 use crate::shape::Shape;
 
 /// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
-/// orientation is converted when the canonical order flipped since the last call).
+/// orientation is converted when the canonical order flipped since the last call). EPA runs
+/// on overlapping cores unless the settings ask for an unsigned distance
+/// ([`QuerySettings::penetration_depth`]).
 pub(crate) fn distance(
     a: &Shape,
     pa: &Pose,
@@ -38,7 +40,7 @@ pub(crate) fn distance(
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
 ) -> Result<DistanceResult, GeomError> {
-    distance_with_depth(a, pa, b, pb, settings, cache).map(|(r, _)| r)
+    gjk_answer(a, pa, b, pb, settings, cache, settings.penetration_depth).map(|(r, _)| r)
 }
 
 /// As [`distance`], plus a proven bracket [lower, upper] of the penetration depth when the
@@ -54,6 +56,20 @@ pub(crate) fn distance_with_depth(
     pb: &Pose,
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    gjk_answer(a, pa, b, pb, settings, cache, true)
+}
+
+/// [`distance_with_depth`] when `depth`; otherwise overlapping cores end at GJK's contact
+/// proof (no EPA, no depth bracket, `Intersecting { depth: None }`).
+fn gjk_answer(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    cache: Option<(&mut GjkCache, bool)>,
+    depth: bool,
 ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
     settings.gjk.validate()?;
     if !a.is_bounded() || !b.is_bounded() {
@@ -95,6 +111,11 @@ pub(crate) fn distance_with_depth(
     let rsum = ra + rb;
     let mut bracket = None;
     let core = match r.status {
+        GjkStatus::Contact if !depth => {
+            // Unsigned distance: contact is proven, the depth is not asked for.
+            let common = nalgebra::center(&qa, &qb);
+            Core { qa: common, qb: common, core_depth: None, lower_hint: None }
+        }
         GjkStatus::Contact => {
             let e = expand_warm(&mut diff, &r, &init, &settings.gjk);
             // Touching: the proven depth is below round-off (a flat expansion measures its
