@@ -99,6 +99,26 @@ impl SupportMap for CoreShape<'_> {
     }
 }
 
+/// A convex polytope known by its vertices, whose support scans them: the support map of
+/// [`CoreShape::Scanned`] as a type of its own, so that a GJK run between two of them is
+/// monomorphized with the scan inlined into the loop (the direction stays in registers
+/// instead of going through memory to an out-of-line call).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct VertexCloud<'a>(pub &'a [Point3<f64>]);
+
+impl SupportMap for VertexCloud<'_> {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        let i = linear_support(self.0, m);
+        *hint = scanned_hint(i);
+        self.0[i]
+    }
+
+    fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
+        self.0.get(usize::try_from(hint & !SCANNED).ok()?).copied()
+    }
+}
+
 /// The hint left by a linear scan that found vertex `i`: the index flagged [`SCANNED`]
 /// (u32 indices: no polytope reaches 2³¹ vertices; a larger index is no hint).
 pub(crate) fn scanned_hint(i: usize) -> u32 {

@@ -247,6 +247,7 @@ impl VertexAdjacency {
 }
 
 /// Index of the first vertex with the largest m·v (deterministic on ties).
+#[inline]
 pub(crate) fn linear_support(vertices: &[Point3<f64>], m: &Vector3<f64>) -> usize {
     let mut best = 0;
     let mut best_val = m.dot(&vertices[0].coords);
