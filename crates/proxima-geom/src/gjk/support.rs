@@ -179,8 +179,9 @@ pub(crate) struct Difference<'s, A: ?Sized, B: ?Sized> {
 
 impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
     /// The point w = s_A(−d) − s_B(d) minimizing d·x over A − B, with its two support points
-    /// (A's frame).
-    #[inline]
+    /// (A's frame). Always inlined: the direction is consumed in registers where it was just
+    /// computed (a call would store it and reload it, waiting on the store).
+    #[inline(always)]
     pub fn support(&mut self, d: &Vector3<f64>) -> super::simplex::Vertex {
         let a = self.a.local_support(&-d, &mut self.hint_a);
         let db = self.frame.r.tr_mul(d);
