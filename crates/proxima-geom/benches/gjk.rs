@@ -8,6 +8,13 @@
 //! PROXIMA_WORKLOADS=/path/to/workloads cargo bench -p proxima-geom --bench gjk
 //! ```
 //!
+//! Three benchmarks per workload: `ours` (default settings: a signed answer, so overlapping
+//! pairs also run EPA for their penetration depth), `ours_unsigned`
+//! (`QuerySettings::penetration_depth = false`: overlapping pairs stop at GJK's contact proof,
+//! no EPA) and `parry`. parry's `query::distance` returns 0 for overlapping shapes without a
+//! depth, so `ours_unsigned` is the apples-to-apples comparison with it; `ours` shows what the
+//! depth costs on top.
+//!
 //! One benchmark iteration is one pass over the workload's 2000 queries; divan's item
 //! throughput gives the time per query. With `GJK_COUNT=1` in the environment, `main` also
 //! prints our mean GJK iteration count per workload (GJK-routed queries; Newton polish steps
@@ -42,7 +49,11 @@ const WORKLOADS: &[&str] = &[
     "polytope_512",
     "polytope_1024",
     "ellipsoid_hull_8",
+    "ellipsoid_hull_16",
+    "ellipsoid_hull_32",
     "ellipsoid_hull_64",
+    "ellipsoid_hull_128",
+    "ellipsoid_hull_256",
     "ellipsoid_hull_512",
     "ellipsoid_hull_1024",
     "boxes",
@@ -210,6 +221,17 @@ fn print_gjk_counts(name: &str, w: &Loaded, s: &QuerySettings) {
 fn ours(bencher: Bencher, name: &str) {
     let Some(w) = workload(name) else { return };
     let s = QuerySettings::default();
+    bencher.counter(ItemsCount::new(w.queries.len())).bench(|| {
+        for q in &w.queries {
+            black_box(distance(&w.ours[q.a], &q.pa, &w.ours[q.b], &q.pb, black_box(&s)).ok());
+        }
+    });
+}
+
+#[divan::bench(args = WORKLOADS)]
+fn ours_unsigned(bencher: Bencher, name: &str) {
+    let Some(w) = workload(name) else { return };
+    let s = QuerySettings { penetration_depth: false, ..QuerySettings::default() };
     bencher.counter(ItemsCount::new(w.queries.len())).bench(|| {
         for q in &w.queries {
             black_box(distance(&w.ours[q.a], &q.pa, &w.ours[q.b], &q.pb, black_box(&s)).ok());

@@ -241,10 +241,12 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         simplex.push(x);
         let mut plan = simplex.plan(false);
-        if !super::gt(upper, plan.v.norm()) && plan.len < 4 {
+        let mut un = plan.v.norm();
+        if !super::gt(upper, un) && plan.len < 4 {
             // No decrease: possibly the region tests' cancellation on a nearly degenerate
             // face; redo the projection with explicit candidates.
             plan = simplex.plan(true);
+            un = plan.v.norm();
         }
         let vn = simplex.apply(&plan);
         if simplex.len == 4 {
@@ -253,7 +255,6 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             status = GjkStatus::Contact;
             break;
         }
-        let un = vn.norm();
         let progress = un < upper;
         v = vn;
         upper = un;

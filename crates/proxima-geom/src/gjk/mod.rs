@@ -43,7 +43,10 @@ pub use support::SupportMap;
 
 pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, run, store};
 pub(crate) use polish::{Polished, is_curved, polish};
-pub(crate) use support::{COLD_HINT, CoreShape, Difference, RelativeFrame, SCANNED, core_of};
+pub(crate) use support::{
+    COLD_HINT, CoreShape, Difference, RelativeFrame, SCANNED, VertexCloud, cold_core_of, core_of,
+    scanned_hint,
+};
 pub(crate) use warm::expand_warm;
 
 /// `x > y`, false when either is NaN (reads better than `!(x > y)` for "not proven greater").

@@ -91,7 +91,7 @@ enum Feature {
 /// Hessian (cones, composites).
 fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
     match core {
-        CoreShape::Origin | CoreShape::ZSegment(_) => Some(Feature::Smooth),
+        CoreShape::Origin | CoreShape::ZSegment(_) | CoreShape::Scanned(_) => Some(Feature::Smooth),
         CoreShape::Whole(s) => match s {
             Shape::Point(_)
             | Shape::Segment(_)
@@ -251,13 +251,14 @@ impl FlatFeature {
 fn is_polyhedral(core: &CoreShape<'_>) -> bool {
     matches!(
         core,
-        CoreShape::Whole(
-            Shape::Triangle(_)
-                | Shape::Cuboid(_)
-                | Shape::AlignedBox(_)
-                | Shape::ConvexPolytope(_)
-                | Shape::Polyhedron(_)
-        )
+        CoreShape::Scanned(_)
+            | CoreShape::Whole(
+                Shape::Triangle(_)
+                    | Shape::Cuboid(_)
+                    | Shape::AlignedBox(_)
+                    | Shape::ConvexPolytope(_)
+                    | Shape::Polyhedron(_)
+            )
     )
 }
 

@@ -14,7 +14,7 @@
 use nalgebra::{Matrix3, Point3, Vector3};
 
 use crate::pose::Pose;
-use crate::shape::Shape;
+use crate::shape::{HILL_CLIMB_MIN_VERTICES, Shape, linear_support};
 
 /// The hint of a cold start: no previous vertex (hill climbing picks a seed vertex).
 pub(crate) const COLD_HINT: u32 = u32::MAX;
@@ -67,6 +67,10 @@ pub(crate) enum CoreShape<'a> {
     Origin,
     /// The segment (0, 0, ±h) (a capsule's axis).
     ZSegment(f64),
+    /// A convex polytope whose support queries scan its vertices (below the hill-climbing
+    /// threshold, on a cold query): the scan is inlined here instead of going through the
+    /// shape's variant dispatch and hint logic, with the same answer and the same hint.
+    Scanned(&'a [Point3<f64>]),
     /// The shape itself.
     Whole(&'a Shape),
 }
@@ -77,15 +81,63 @@ impl SupportMap for CoreShape<'_> {
         match self {
             CoreShape::Origin => Point3::origin(),
             CoreShape::ZSegment(h) => Point3::new(0.0, 0.0, if m.z >= 0.0 { *h } else { -*h }),
+            CoreShape::Scanned(v) => {
+                let i = linear_support(v, m);
+                *hint = scanned_hint(i);
+                v[i]
+            }
             CoreShape::Whole(s) => s.local_support_hinted(m, hint).unwrap_or_else(Point3::origin),
         }
     }
 
     fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
         match self {
+            CoreShape::Scanned(v) => v.get(usize::try_from(hint & !SCANNED).ok()?).copied(),
             CoreShape::Whole(s) => s.hinted_vertex(hint),
             _ => None,
         }
+    }
+}
+
+/// A convex polytope known by its vertices, whose support scans them: the support map of
+/// [`CoreShape::Scanned`] as a type of its own, so that a GJK run between two of them is
+/// monomorphized with the scan inlined into the loop (the direction stays in registers
+/// instead of going through memory to an out-of-line call).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct VertexCloud<'a>(pub &'a [Point3<f64>]);
+
+impl SupportMap for VertexCloud<'_> {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        let i = linear_support(self.0, m);
+        *hint = scanned_hint(i);
+        self.0[i]
+    }
+
+    fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
+        self.0.get(usize::try_from(hint & !SCANNED).ok()?).copied()
+    }
+}
+
+/// The hint left by a linear scan that found vertex `i`: the index flagged [`SCANNED`]
+/// (u32 indices: no polytope reaches 2³¹ vertices; a larger index is no hint).
+pub(crate) fn scanned_hint(i: usize) -> u32 {
+    u32::try_from(i).map_or(COLD_HINT, |i| i | SCANNED)
+}
+
+/// The core for a *cold* query (no warm-start hints): as [`core_of`], with convex polytopes
+/// that every support query of the run would scan (fewer than [`HILL_CLIMB_MIN_VERTICES`]
+/// vertices, or no adjacency) as [`CoreShape::Scanned`]. A cold run's hints always carry
+/// [`SCANNED`] for those, so [`Shape::local_support_hinted`] scans them too: same points,
+/// same hints.
+pub(crate) fn cold_core_of(s: &Shape) -> (CoreShape<'_>, f64) {
+    match s {
+        Shape::ConvexPolytope(p)
+            if p.adjacency().is_none() || p.vertices().len() < HILL_CLIMB_MIN_VERTICES =>
+        {
+            (CoreShape::Scanned(p.vertices()), 0.0)
+        }
+        _ => core_of(s),
     }
 }
 
@@ -127,8 +179,9 @@ pub(crate) struct Difference<'s, A: ?Sized, B: ?Sized> {
 
 impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
     /// The point w = s_A(−d) − s_B(d) minimizing d·x over A − B, with its two support points
-    /// (A's frame).
-    #[inline]
+    /// (A's frame). Always inlined: the direction is consumed in registers where it was just
+    /// computed (a call would store it and reload it, waiting on the store).
+    #[inline(always)]
     pub fn support(&mut self, d: &Vector3<f64>) -> super::simplex::Vertex {
         let a = self.a.local_support(&-d, &mut self.hint_a);
         let db = self.frame.r.tr_mul(d);

@@ -150,6 +150,16 @@ pub struct QuerySettings {
     pub touching_tolerance: f64,
     /// Settings of the GJK / EPA path (iteration cap, tolerance, acceleration).
     pub gjk: GjkSettings,
+    /// Whether [`distance`] measures how far overlapping shapes penetrate. Default `true`
+    /// (signed): GJK-routed pairs whose cores overlap run EPA and report
+    /// `Intersecting { depth: Some(..) }` (or `Touching` when the proven depth is below
+    /// round-off). `false` asks for an *unsigned* distance, like coal's
+    /// `enable_signed_distance = false`: such pairs stop as soon as GJK proves contact and
+    /// report `Intersecting { point: Some(common point), depth: None }` with the certificate
+    /// [0, 0], without EPA (touching and overlapping are then not told apart). Separated pairs,
+    /// the other algorithms (closed forms keep their free exact depth), [`intersects`] and
+    /// [`signed_distance`] (which always measures the depth) are unaffected.
+    pub penetration_depth: bool,
 }
 
 impl Default for QuerySettings {
@@ -160,6 +170,7 @@ impl Default for QuerySettings {
             gap_tolerance: 1e-9,
             touching_tolerance: 0.0,
             gjk: GjkSettings::default(),
+            penetration_depth: true,
         }
     }
 }

@@ -20,6 +20,7 @@ mod composite;
 mod polyhedron;
 mod support;
 
+pub(crate) use adjacency::linear_support;
 pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
 pub use composite::{Cone, MinkowskiSum, Rounded};
 

@@ -13,7 +13,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::Shape;
 use super::adjacency::{HILL_CLIMB_MIN_VERTICES, linear_support};
-use crate::gjk::SCANNED;
+use crate::gjk::{SCANNED, scanned_hint};
 use crate::pose::Pose;
 
 /// Convex polytopes with an adjacency and at least this many vertices climb from a warm hint
@@ -103,8 +103,8 @@ impl Shape {
                     _ => {
                         let i = linear_support(v, m);
                         // Remembered for warm starts, flagged so that later queries of this
-                        // run keep scanning (u32 indices: no polytope reaches 2³¹ vertices).
-                        *hint = u32::try_from(i).map_or(u32::MAX, |i| i | SCANNED);
+                        // run keep scanning.
+                        *hint = scanned_hint(i);
                         v[i]
                     }
                 }

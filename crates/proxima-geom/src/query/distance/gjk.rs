@@ -23,14 +23,17 @@ use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CoreShape, Difference, GjkCache, GjkSettings, GjkStatus, Mode, Polished, RelativeFrame, Run,
-    Start, contact_floor, core_of, expand_warm, initial_direction, is_curved, polish, run, store,
+    Start, SupportMap, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm, initial_direction,
+    is_curved, polish, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
 use crate::shape::Shape;
 
 /// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
-/// orientation is converted when the canonical order flipped since the last call).
+/// orientation is converted when the canonical order flipped since the last call). EPA runs
+/// on overlapping cores unless the settings ask for an unsigned distance
+/// ([`QuerySettings::penetration_depth`]).
 pub(crate) fn distance(
     a: &Shape,
     pa: &Pose,
@@ -39,7 +42,7 @@ pub(crate) fn distance(
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
 ) -> Result<DistanceResult, GeomError> {
-    distance_with_depth(a, pa, b, pb, settings, cache).map(|(r, _)| r)
+    gjk_answer(a, pa, b, pb, settings, cache, settings.penetration_depth).map(|(r, _)| r)
 }
 
 /// As [`distance`], plus a proven bracket [lower, upper] of the penetration depth when the
@@ -56,12 +59,28 @@ pub(crate) fn distance_with_depth(
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
 ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    gjk_answer(a, pa, b, pb, settings, cache, true)
+}
+
+/// [`distance_with_depth`] when `depth`; otherwise overlapping cores end at GJK's contact
+/// proof (no EPA, no depth bracket, `Intersecting { depth: None }`).
+fn gjk_answer(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    cache: Option<(&mut GjkCache, bool)>,
+    depth: bool,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
     settings.gjk.validate()?;
     if !a.is_bounded() || !b.is_bounded() {
         return Err(unbounded(a, b));
     }
-    let (ca, ra) = core_of(a);
-    let (cb, rb) = core_of(b);
+    let warm = cache.as_ref().is_some_and(|(c, _)| c.is_warm());
+    let core = if warm { core_of } else { cold_core_of };
+    let (ca, ra) = core(a);
+    let (cb, rb) = core(b);
     let frame = RelativeFrame::new(pa, pb);
     let (mut init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
     if init.simplex_len == 0
@@ -69,6 +88,15 @@ pub(crate) fn distance_with_depth(
         && let Some(v) = axis_seed(&ca, &cb, &frame)
     {
         init.direction = v;
+    }
+    let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth };
+    if let (CoreShape::Scanned(va), CoreShape::Scanned(vb)) = (ca, cb) {
+        // Two scanned polytopes: a run monomorphized for vertex clouds, whose support scans
+        // are inlined into the loop (same points and hints as through `CoreShape`).
+        let (va, vb) = (VertexCloud(va), VertexCloud(vb));
+        let mut diff = Difference { a: &va, b: &vb, frame, hint_a: hints.0, hint_b: hints.1 };
+        let mut r = run(&mut diff, &init, &settings.gjk, Mode::Distance);
+        return conclude(&mut diff, &mut r, None, &init, cache, &ask);
     }
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
@@ -82,8 +110,32 @@ pub(crate) fn distance_with_depth(
     } else {
         run(&mut diff, &init, &settings.gjk, Mode::Distance)
     };
+    conclude(&mut diff, &mut r, polished, &init, cache, &ask)
+}
+
+/// What the caller asked: the shapes and poses, the radii around their cores, the settings,
+/// and whether overlapping cores get their depth (EPA).
+struct Ask<'s> {
+    shapes: (&'s Shape, &'s Pose, &'s Shape, &'s Pose),
+    radii: Radii,
+    settings: &'s QuerySettings,
+    depth: bool,
+}
+
+/// From a finished GJK run (and its Newton polish, if any) to the answer: the cache update,
+/// the witnesses in the world frame, EPA on contact when asked, and the case analysis.
+fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    diff: &mut Difference<'_, A, B>,
+    r: &mut Run,
+    polished: Option<Polished>,
+    init: &Start,
+    cache: Option<(&mut GjkCache, bool)>,
+    ask: &Ask<'_>,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    let (a, pa, b, pb) = ask.shapes;
+    let settings = ask.settings;
     if let Some((c, swapped)) = cache {
-        store(c, &r, swapped);
+        store(c, r, swapped);
     }
     let (qa, qb) = match polished {
         Some(p) => {
@@ -95,13 +147,18 @@ pub(crate) fn distance_with_depth(
     };
     let path = QueryPath::Gjk { status: r.status, iterations: r.iterations };
     let (qa, qb) = (pa.transform_point(&qa), pa.transform_point(&qb));
-    let radii = Radii { a: ra, b: rb };
+    let radii = ask.radii;
     let shapes = (a, pa, b, pb);
-    let rsum = ra + rb;
+    let rsum = radii.a + radii.b;
     let mut bracket = None;
     let core = match r.status {
+        GjkStatus::Contact if !ask.depth => {
+            // Unsigned distance: contact is proven, the depth is not asked for.
+            let common = nalgebra::center(&qa, &qb);
+            Core { qa: common, qb: common, core_depth: None, lower_hint: None }
+        }
         GjkStatus::Contact => {
-            let e = expand_warm(&mut diff, &r, &init, &settings.gjk);
+            let e = expand_warm(diff, r, init, &settings.gjk);
             // Touching: the proven depth is below round-off (a flat expansion measures its
             // extent, which is round-off sized, but it is judged like any other bound).
             let touching = e.upper <= contact_floor(r.scale);
@@ -259,8 +316,8 @@ pub(crate) fn intersects(
     if !a.is_bounded() || !b.is_bounded() {
         return Err(unbounded(a, b));
     }
-    let (ca, ra) = core_of(a);
-    let (cb, rb) = core_of(b);
+    let (ca, ra) = cold_core_of(a);
+    let (cb, rb) = cold_core_of(b);
     let frame = RelativeFrame::new(pa, pb);
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
     let margin = ra + rb;
