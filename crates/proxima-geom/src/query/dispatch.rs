@@ -146,6 +146,7 @@ fn cmp_shapes(a: &Shape, b: &Shape) -> Ordering {
 }
 
 /// A point, segment, line, sphere or capsule: a linear piece (world frame) and a radius.
+#[inline(always)]
 pub(crate) fn as_rounded_linear(s: &Shape, p: &Pose) -> Option<(LinearPiece, f64)> {
     let point = |o: Point3<f64>| LinearPiece { origin: o, dir: Vector3::zeros(), lo: 0.0, hi: 0.0 };
     Some(match s {
