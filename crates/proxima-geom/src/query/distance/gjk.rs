@@ -15,7 +15,9 @@
 //! A line is not bounded, hence not a support map: pairs with a line other than the
 //! closed-form and LCP ones are [`GeomError::Unsupported`].
 
-use nalgebra::Vector3;
+use nalgebra::{Point3, Vector3};
+
+use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
@@ -80,7 +82,13 @@ fn gjk_answer(
     let (ca, ra) = core(a);
     let (cb, rb) = core(b);
     let frame = RelativeFrame::new(pa, pb);
-    let (init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
+    let (mut init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
+    if init.simplex_len == 0
+        && init.pairs.len() == 0
+        && let Some(v) = axis_seed(&ca, &cb, &frame)
+    {
+        init.direction = v;
+    }
     let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth };
     if let (CoreShape::Scanned(va), CoreShape::Scanned(vb)) = (ca, cb) {
         // Two scanned polytopes: a run monomorphized for vertex clouds, whose support scans
@@ -229,6 +237,35 @@ fn run_polished(
     let mut full = run(diff, &resume, settings, Mode::Distance);
     full.iterations += r.iterations;
     full
+}
+
+/// A cold start for pairs with a cylinder core: v = p − q for the closest points p, q of the
+/// two *axis pieces* (a cylinder's axis segment, a capsule core's segment, any other core's
+/// local origin), in a's frame. For two cylinders whose sides are the closest features this
+/// is the exact optimal direction (the side is the axis dilated perpendicularly), and near
+/// it otherwise, where the default −t (centre to centre) can be far off for long cylinders;
+/// GJK then needs a few iterations fewer. `None` (keep the default) without a cylinder or
+/// when the pieces meet (no direction).
+fn axis_seed(a: &CoreShape<'_>, b: &CoreShape<'_>, frame: &RelativeFrame) -> Option<Vector3<f64>> {
+    let half_axis = |c: &CoreShape<'_>| match c {
+        CoreShape::Whole(Shape::Cylinder(cyl)) => Some((cyl.half_height(), true)),
+        CoreShape::ZSegment(h) => Some((*h, false)),
+        _ => None,
+    };
+    let (ha, hb) = (half_axis(a), half_axis(b));
+    if !matches!(ha, Some((_, true))) && !matches!(hb, Some((_, true))) {
+        return None;
+    }
+    let piece = |origin: Point3<f64>, dir: Vector3<f64>, h: Option<(f64, bool)>| {
+        let h = h.map_or(0.0, |(h, _)| h);
+        LinearPiece { origin, dir, lo: -h, hi: h }
+    };
+    let p = piece(Point3::origin(), Vector3::z(), ha);
+    let q = piece(Point3::from(frame.t), frame.r.column(2).into_owned(), hb);
+    let (x, y) = closest_linear_linear(&p, &q);
+    let v = x - y;
+    (v.norm_squared() > 1e-24 * (1.0 + frame.t.norm_squared()) && v.iter().all(|c| c.is_finite()))
+        .then_some(v)
 }
 
 fn unbounded(a: &Shape, b: &Shape) -> GeomError {
