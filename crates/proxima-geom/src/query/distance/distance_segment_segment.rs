@@ -62,8 +62,9 @@ impl LinearPiece {
 /// inside the parameter box it is returned without scoring the edge candidates.
 const WELL_CONDITIONED: f64 = 1e-4;
 
-/// Closest points (on p, on q).
-#[inline]
+/// Closest points (on p, on q). Always inlined: the capsule/sphere/segment closed forms are
+/// ~100 ns queries, and a call here (with its by-memory return) measured +40 ns on capsules.
+#[inline(always)]
 pub(crate) fn closest_linear_linear(p: &LinearPiece, q: &LinearPiece) -> (Point3<f64>, Point3<f64>) {
     let (u, v) = (p.dir, q.dir);
     let w = p.origin - q.origin;
