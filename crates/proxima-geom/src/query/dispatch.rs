@@ -25,6 +25,7 @@ use core::cmp::Ordering;
 use nalgebra::{Point3, Vector3};
 
 use super::certificate::{Core, Radii, finish, finish_along_witness};
+use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
@@ -386,7 +387,19 @@ fn distance_ordered(
         Route::Lcp => {
             lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
         }
-        Route::Gjk => gjk::distance(a, pa, b, pb, settings, cache),
+        Route::Gjk => {
+            // Cylinder sides closest (cylinder–cylinder or cylinder–capsule): exact without
+            // GJK. Auto only (a forced GJK runs GJK), and cold only (a tracked query keeps
+            // its cache current).
+            if alg == Algorithm::Auto
+                && cache.is_none()
+                && let Some((qa, qb)) = closest_points_cylinder_sides(a, pa, b, pb)
+            {
+                let core = Core { qa, qb, core_depth: None, lower_hint: None };
+                return closed_form(core, Radii { a: 0.0, b: 0.0 });
+            }
+            gjk::distance(a, pa, b, pb, settings, cache)
+        }
         Route::Ellipsoid => ellipsoid::distance(a, pa, b, pb, settings),
         Route::Dqp3 => dqp3::distance(a, pa, b, pb, settings),
     }
