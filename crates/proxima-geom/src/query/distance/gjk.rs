@@ -83,11 +83,15 @@ fn gjk_answer(
     let (cb, rb) = core(b);
     let frame = RelativeFrame::new(pa, pb);
     let (mut init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
+    // Cold pairs of axial cores (cylinders, capsule segments) with a cylinder start from the
+    // axes' closest points, and are polished by Newton from there before any GJK iteration.
+    let mut newton_first = false;
     if init.simplex_len == 0
         && init.pairs.len() == 0
         && let Some(v) = axis_seed(&ca, &cb, &frame)
     {
         init.direction = v;
+        newton_first = axial(&ca) && axial(&cb);
     }
     let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth };
     if let (CoreShape::Scanned(va), CoreShape::Scanned(vb)) = (ca, cb) {
@@ -106,7 +110,7 @@ fn gjk_answer(
     // more copy of the large `Run` on every query.)
     let mut polished = None;
     let mut r = if curved {
-        run_polished(&mut diff, &init, &settings.gjk, &mut polished)
+        run_polished(&mut diff, &init, &settings.gjk, newton_first, &mut polished)
     } else {
         run(&mut diff, &init, &settings.gjk, Mode::Distance)
     };
@@ -209,12 +213,41 @@ const POLISH_FROM: f64 = 1e-4;
 /// proven), GJK resumes at full tolerance from the loose run's simplex (its search directions
 /// re-evaluated, as a warm start). Statuses other than `Converged` are those of the full run
 /// (same iterates up to the stop).
+///
+/// `newton_first` (cold axial pairs started from the axes' closest points, see
+/// [`axis_seed`]): the polish is first tried straight from the starting direction n₀, after
+/// the single support evaluation that gives its bracket [g(n₀), |b − a|] and the problem
+/// scale, before any GJK iteration. On the cylinders workload it succeeds often enough to
+/// take the mean from 1529 to 1341 ns per query; when it fails the pair continues as above
+/// (one support evaluation lost). Not used for other pairs: from a centre-to-centre
+/// direction against a polytope or an ellipsoid it fails too often to pay.
 fn run_polished(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     init: &Start,
     settings: &GjkSettings,
+    newton_first: bool,
     polished: &mut Option<Polished>,
 ) -> Run {
+    if newton_first {
+        // Newton straight from the starting direction: the run below stops after the first
+        // support evaluation (the bracket at n₀ and the problem scale).
+        let probe_settings = GjkSettings { max_iterations: 0, ..*settings };
+        let mut probe = run(diff, init, &probe_settings, Mode::Distance);
+        let target = settings.tolerance * probe.scale;
+        let n0 = -init.direction;
+        if crate::gjk::gt(probe.lower, 0.0)
+            && crate::gjk::gt(probe.upper, 0.0)
+            && let Some(n0) = n0.try_normalize(0.0)
+        {
+            let (a, b) = probe.simplex.witnesses();
+            let seed = Polished { lower: probe.lower, upper: probe.upper, a, b, steps: 0 };
+            if let Some(p) = polish(diff, n0, &probe.simplex, seed, target) {
+                probe.status = GjkStatus::Converged;
+                *polished = Some(p);
+                return probe;
+            }
+        }
+    }
     let loose = GjkSettings { tolerance: settings.tolerance.max(POLISH_FROM), ..*settings };
     let r = run(diff, init, &loose, Mode::Distance);
     let target = settings.tolerance * r.scale;
@@ -266,6 +299,11 @@ fn axis_seed(a: &CoreShape<'_>, b: &CoreShape<'_>, frame: &RelativeFrame) -> Opt
     let v = x - y;
     (v.norm_squared() > 1e-24 * (1.0 + frame.t.norm_squared()) && v.iter().all(|c| c.is_finite()))
         .then_some(v)
+}
+
+/// A cylinder or a capsule's segment core: a core with an axis.
+fn axial(c: &CoreShape<'_>) -> bool {
+    matches!(c, CoreShape::Whole(Shape::Cylinder(_)) | CoreShape::ZSegment(_))
 }
 
 fn unbounded(a: &Shape, b: &Shape) -> GeomError {
