@@ -134,35 +134,63 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     scale: f64,
     settings: &super::GjkSettings,
 ) -> EpaOutput {
-    let mut verts: Vec<Vertex> = simplex.v[..simplex.len].to_vec();
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => expand_in(diff, simplex, scale, settings, &mut scratch),
+        // Not reachable (EPA does not re-enter itself); fresh buffers keep it correct anyway.
+        Err(_) => expand_in(diff, simplex, scale, settings, &mut Scratch::default()),
+    })
+}
+
+/// The polytope's buffers, kept per thread so that an expansion does not allocate (a few
+/// allocations and regrowths were a tenth of a small polytope's EPA).
+#[derive(Default)]
+struct Scratch {
+    verts: Vec<Vertex>,
+    faces: Vec<Face>,
+    edges: Vec<(usize, usize)>,
+    removed: Vec<usize>,
+}
+
+thread_local! {
+    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
+}
+
+fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    diff: &mut Difference<'_, A, B>,
+    simplex: &Simplex,
+    scale: f64,
+    settings: &super::GjkSettings,
+    scratch: &mut Scratch,
+) -> EpaOutput {
+    let Scratch { verts, faces, edges, removed } = scratch;
+    verts.clear();
+    verts.extend_from_slice(&simplex.v[..simplex.len]);
     let mut scale = scale.max(f64::MIN_POSITIVE);
     // Extents below 64 ulps of the scale are round-off: no polytope is built on them.
     let flat_tol = 64.0 * f64::EPSILON * scale;
     // Blow the simplex up to a full-dimensional polytope containing the origin.
     let seed = verts[0];
-    if let Some(out) = blow_up(diff, &mut verts, flat_tol, &seed) {
+    if let Some(out) = blow_up(diff, verts, flat_tol, &seed) {
         return out;
     }
-    for v in &verts {
+    for v in verts.iter() {
         scale = scale.max(v.w.norm());
     }
     let interior = verts.iter().fold(Vector3::zeros(), |acc, v| acc + v.w) / verts.len() as f64;
-    let mut faces: Vec<Face> = Vec::with_capacity(64);
+    faces.clear();
     // Initial hull: a tetrahedron.
     let initial: &[[usize; 3]] = &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
     for f in initial {
-        if let Some(face) = make_face(&verts, *f, &interior) {
+        if let Some(face) = make_face(verts, *f, &interior) {
             faces.push(face);
         } else {
-            return flat_output(&verts, Vector3::x(), flat_tol, 0);
+            return flat_output(verts, Vector3::x(), flat_tol, 0);
         }
     }
     let mut upper = f64::INFINITY;
     let mut best_upper_n = faces[0].n;
     let mut status = EpaStatus::MaxIterations;
     let mut it = 0u32;
-    let mut edges: Vec<(usize, usize)> = Vec::with_capacity(32);
-    let mut removed: Vec<usize> = Vec::with_capacity(32);
     while it < settings.max_iterations {
         it += 1;
         let closest = (0..faces.len())
@@ -222,7 +250,7 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 disk = true;
                 break;
             }
-            for &fi in &removed {
+            for &fi in removed.iter() {
                 faces[fi].alive = true;
             }
             if !any {
@@ -236,8 +264,8 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         verts.push(p);
         let pi = verts.len() - 1;
         let mut ok = true;
-        for &(u, v) in &edges {
-            match make_face(&verts, [u, v, pi], &interior) {
+        for &(u, v) in edges.iter() {
+            match make_face(verts, [u, v, pi], &interior) {
                 Some(face) => faces.push(face),
                 None => ok = false,
             }
