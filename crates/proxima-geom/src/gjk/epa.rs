@@ -193,17 +193,22 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut it = 0u32;
     while it < settings.max_iterations {
         it += 1;
-        let closest = (0..faces.len())
-            .filter(|&i| faces[i].alive)
-            .min_by(|&i, &j| faces[i].dist.total_cmp(&faces[j].dist))
-            .unwrap_or(0);
+        // The closest face (the first of equal ones; every face is alive here: the dead
+        // ones are dropped at the end of each iteration).
+        let mut closest = 0;
+        let mut closest_dist = f64::INFINITY;
+        for (i, face) in faces.iter().enumerate() {
+            if face.dist < closest_dist {
+                (closest, closest_dist) = (i, face.dist);
+            }
+        }
         let f = faces[closest];
         // Support of M along n: maximize n·x, i.e. minimize (−n)·x; climb from where the
         // face's first vertex was found (its support direction is close to n).
-        let v0 = verts[f.idx[0]];
-        if v0.ha != super::COLD_HINT && v0.hb != super::COLD_HINT {
-            diff.hint_a = v0.ha;
-            diff.hint_b = v0.hb;
+        let (ha, hb) = (verts[f.idx[0]].ha, verts[f.idx[0]].hb);
+        if ha != super::COLD_HINT && hb != super::COLD_HINT {
+            diff.hint_a = ha;
+            diff.hint_b = hb;
         }
         let p = diff.support(&-f.n);
         scale = scale.max(p.w.norm());
@@ -230,8 +235,10 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             let eps = rel * scale;
             edges.clear();
             removed.clear();
-            for (fi, face) in faces.iter_mut().enumerate().filter(|(_, x)| x.alive) {
-                if face.n.dot(&(p.w - verts[face.idx[0]].w)) > eps {
+            for (fi, face) in faces.iter_mut().enumerate() {
+                // n·p − n·a (the face's plane offset), without loading vertex a: the rounding
+                // of the difference (~1e-16 of the scale) is far below every threshold.
+                if face.n.dot(&p.w) - face.dist > eps {
                     face.alive = false;
                     removed.push(fi);
                     for (u, v) in
