@@ -157,12 +157,7 @@ pub(crate) fn as_rounded_linear(s: &Shape, p: &Pose) -> Option<(LinearPiece, f64
             let [a, b] = x.endpoints().map(|q| p.transform_point(&q));
             (LinearPiece { origin: a, dir: b - a, lo: 0.0, hi: 1.0 }, 0.0)
         }
-        Shape::Capsule(x) => {
-            // Endpoints t ∓ h·R e_z (R e_z = the third column; no full transforms).
-            let axis = p.rotation().column(2) * x.half_height();
-            let a = Point3::from(p.translation() - axis);
-            (LinearPiece { origin: a, dir: axis * 2.0, lo: 0.0, hi: 1.0 }, x.radius())
-        }
+        Shape::Capsule(x) => (LinearPiece::z_axis(p, x.half_height()), x.radius()),
         Shape::Line(x) => (
             LinearPiece {
                 origin: p.transform_point(&x.origin()),

@@ -40,17 +40,15 @@ use crate::shape::Shape;
 /// end" (cap or rim possible), and the gap must exceed this relative margin.
 const MARGIN: f64 = 1e-9;
 
-/// The axis segment (world frame: origin at the −h end, direction 2h·w), the radius, and
-/// whether the shape is a cylinder (flat ends) rather than a capsule.
+/// The axis segment (world frame), the radius, and whether the shape is a cylinder (flat
+/// ends) rather than a capsule.
 fn axis(s: &Shape, pose: &Pose) -> Option<(LinearPiece, f64, bool)> {
     let (h, r, flat) = match s {
         Shape::Cylinder(c) => (c.half_height(), c.radius(), true),
         Shape::Capsule(c) => (c.half_height(), c.radius(), false),
         _ => return None,
     };
-    let half = pose.rotation().column(2) * h;
-    let origin = Point3::from(pose.translation() - half);
-    Some((LinearPiece { origin, dir: half * 2.0, lo: 0.0, hi: 1.0 }, r, flat))
+    Some((LinearPiece::z_axis(pose, h), r, flat))
 }
 
 /// Whether `x` (on the piece) is strictly inside a flat-ended axis, away from both ends.

@@ -35,6 +35,14 @@ pub(crate) struct LinearPiece {
 }
 
 impl LinearPiece {
+    /// The axis segment of a shape placed by `pose` whose local axis is the z segment
+    /// (0, 0, ±h) (capsule, cylinder): from t − h·R e_z to t + h·R e_z (R e_z = the third
+    /// column; no full transforms).
+    #[inline]
+    pub(crate) fn z_axis(pose: &crate::pose::Pose, h: f64) -> Self {
+        let half = pose.rotation().column(2) * h;
+        LinearPiece { origin: Point3::from(pose.translation() - half), dir: half * 2.0, lo: 0.0, hi: 1.0 }
+    }
     fn at(&self, s: f64) -> Point3<f64> {
         if s == 0.0 { self.origin } else { self.origin + self.dir * s }
     }

@@ -88,10 +88,10 @@ fn gjk_answer(
     let mut newton_first = false;
     if init.simplex_len == 0
         && init.pairs.len() == 0
-        && let Some(v) = axis_seed(&ca, &cb, &frame)
+        && let Some((v, both_axial)) = axis_seed(&ca, &cb, &frame)
     {
         init.direction = v;
-        newton_first = axial(&ca) && axial(&cb);
+        newton_first = both_axial;
     }
     let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth };
     if let (CoreShape::Scanned(va), CoreShape::Scanned(vb)) = (ca, cb) {
@@ -277,9 +277,10 @@ fn run_polished(
 /// local origin), in a's frame. For two cylinders whose sides are the closest features this
 /// is the exact optimal direction (the side is the axis dilated perpendicularly), and near
 /// it otherwise, where the default −t (centre to centre) can be far off for long cylinders;
-/// GJK then needs a few iterations fewer. `None` (keep the default) without a cylinder or
-/// when the pieces meet (no direction).
-fn axis_seed(a: &CoreShape<'_>, b: &CoreShape<'_>, frame: &RelativeFrame) -> Option<Vector3<f64>> {
+/// GJK then needs a few iterations fewer. Also says whether both cores have an axis (no
+/// point piece). `None` (keep the default) without a cylinder or when the pieces meet (no
+/// direction).
+fn axis_seed(a: &CoreShape<'_>, b: &CoreShape<'_>, frame: &RelativeFrame) -> Option<(Vector3<f64>, bool)> {
     let half_axis = |c: &CoreShape<'_>| match c {
         CoreShape::Whole(Shape::Cylinder(cyl)) => Some((cyl.half_height(), true)),
         CoreShape::ZSegment(h) => Some((*h, false)),
@@ -298,12 +299,7 @@ fn axis_seed(a: &CoreShape<'_>, b: &CoreShape<'_>, frame: &RelativeFrame) -> Opt
     let (x, y) = closest_linear_linear(&p, &q);
     let v = x - y;
     (v.norm_squared() > 1e-24 * (1.0 + frame.t.norm_squared()) && v.iter().all(|c| c.is_finite()))
-        .then_some(v)
-}
-
-/// A cylinder or a capsule's segment core: a core with an axis.
-fn axial(c: &CoreShape<'_>) -> bool {
-    matches!(c, CoreShape::Whole(Shape::Cylinder(_)) | CoreShape::ZSegment(_))
+        .then_some((v, ha.is_some() && hb.is_some()))
 }
 
 fn unbounded(a: &Shape, b: &Shape) -> GeomError {
