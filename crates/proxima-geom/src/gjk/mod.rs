@@ -45,7 +45,7 @@ pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, ru
 pub(crate) use polish::{Polished, is_curved, polish};
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, RelativeFrame, SCANNED, VertexCloud, cold_core_of, core_of,
-    scanned_hint,
+    scan_support, scanned_hint,
 };
 pub(crate) use warm::expand_warm;
 

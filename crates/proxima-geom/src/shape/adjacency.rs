@@ -248,12 +248,14 @@ impl VertexAdjacency {
     }
 }
 
-/// Index of the first vertex with the largest m·v (deterministic on ties).
+/// Index of the first vertex with the largest m·v (deterministic on ties). NaN values
+/// (∞ − ∞ after an overflow) are skipped; vertex 0 when every value is NaN or −∞. The vector
+/// scan of [`super::VertexLanes`] answers the same.
 #[inline]
 pub(crate) fn linear_support(vertices: &[Point3<f64>], m: &Vector3<f64>) -> usize {
     let mut best = 0;
-    let mut best_val = m.dot(&vertices[0].coords);
-    for (i, v) in vertices.iter().enumerate().skip(1) {
+    let mut best_val = f64::NEG_INFINITY;
+    for (i, v) in vertices.iter().enumerate() {
         let val = m.dot(&v.coords);
         if val > best_val {
             best = i;

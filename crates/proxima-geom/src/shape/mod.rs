@@ -19,10 +19,12 @@ mod adjacency;
 mod composite;
 mod polyhedron;
 mod support;
+mod vertex_lanes;
 
 pub(crate) use adjacency::linear_support;
 pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
 pub use composite::{Cone, MinkowskiSum, Rounded};
+pub(crate) use vertex_lanes::{LANES_MIN_VERTICES, VertexLanes, lanes_available};
 
 /// The kind of a shape (for errors, dispatch tables and reports).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -161,6 +163,8 @@ pub struct Ellipsoid {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexPolytope {
     vertices: Vec<Point3<f64>>,
+    /// The vertices again, in blocks for the support scan.
+    lanes: VertexLanes,
     adjacency: Option<std::sync::Arc<VertexAdjacency>>,
 }
 
@@ -397,7 +401,8 @@ impl ConvexPolytope {
         for v in &vertices {
             finite3(v, "polytope vertex")?;
         }
-        Ok(Self { vertices: vertices.into_iter().map(Point3::from).collect(), adjacency: None })
+        let vertices: Vec<Point3<f64>> = vertices.into_iter().map(Point3::from).collect();
+        Ok(Self { lanes: VertexLanes::new(&vertices), vertices, adjacency: None })
     }
     /// The hull of `vertices` with its surface triangulation `faces` (0-based vertex indices,
     /// counter-clockwise seen from outside), as in the benchmark format. The faces are checked
@@ -421,6 +426,10 @@ impl ConvexPolytope {
     /// The hull-surface vertex adjacency, when the polytope was built with faces.
     pub fn adjacency(&self) -> Option<&VertexAdjacency> {
         self.adjacency.as_deref()
+    }
+    /// The vertices in blocks of four, for the vectorized support scan.
+    pub(crate) fn lanes(&self) -> &VertexLanes {
+        &self.lanes
     }
 }
 

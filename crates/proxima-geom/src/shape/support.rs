@@ -12,8 +12,8 @@
 use nalgebra::{Point3, Vector3};
 
 use super::Shape;
-use super::adjacency::{HILL_CLIMB_MIN_VERTICES, linear_support};
-use crate::gjk::{SCANNED, scanned_hint};
+use super::adjacency::HILL_CLIMB_MIN_VERTICES;
+use crate::gjk::{SCANNED, scan_support, scanned_hint};
 use crate::pose::Pose;
 
 /// Convex polytopes with an adjacency and at least this many vertices climb from a warm hint
@@ -101,7 +101,7 @@ impl Shape {
                 match p.adjacency() {
                     Some(adj) if v.len() >= HILL_CLIMB_MIN_VERTICES || warm => v[adj.hill_climb(v, m, hint)],
                     _ => {
-                        let i = linear_support(v, m);
+                        let i = scan_support(p, m);
                         // Remembered for warm starts, flagged so that later queries of this
                         // run keep scanning.
                         *hint = scanned_hint(i);

@@ -28,6 +28,7 @@ use crate::gjk::{
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
+use crate::shape::ConvexPolytope;
 use crate::shape::Shape;
 
 /// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
@@ -94,13 +95,11 @@ fn gjk_answer(
         newton_first = both_axial;
     }
     let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth };
-    if let (CoreShape::Scanned(va), CoreShape::Scanned(vb)) = (ca, cb) {
+    if let (CoreShape::Scanned(a), CoreShape::Scanned(b)) = (ca, cb) {
         // Two scanned polytopes: a run monomorphized for vertex clouds, whose support scans
-        // are inlined into the loop (same points and hints as through `CoreShape`).
-        let (va, vb) = (VertexCloud(va), VertexCloud(vb));
-        let mut diff = Difference { a: &va, b: &vb, frame, hint_a: hints.0, hint_b: hints.1 };
-        let mut r = run(&mut diff, &init, &settings.gjk, Mode::Distance);
-        return conclude(&mut diff, &mut r, None, &init, cache, &ask);
+        // are inlined into the loop and vectorized for the processor's instruction set (same
+        // points and hints as through `CoreShape`).
+        return pulp::Arch::new().dispatch(CloudQuery { a, b, frame, hints, init: &init, cache, ask: &ask });
     }
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
@@ -115,6 +114,31 @@ fn gjk_answer(
         run(&mut diff, &init, &settings.gjk, Mode::Distance)
     };
     conclude(&mut diff, &mut r, polished, &init, cache, &ask)
+}
+
+/// The GJK run (and EPA on contact) between two scanned polytopes, as a `pulp` operation:
+/// the vertex clouds' scans use the instruction set it is dispatched to.
+struct CloudQuery<'q> {
+    a: &'q ConvexPolytope,
+    b: &'q ConvexPolytope,
+    frame: RelativeFrame,
+    hints: (u32, u32),
+    init: &'q Start,
+    cache: Option<(&'q mut GjkCache, bool)>,
+    ask: &'q Ask<'q>,
+}
+
+impl pulp::WithSimd for CloudQuery<'_> {
+    type Output = Result<(DistanceResult, Option<(f64, f64)>), GeomError>;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
+        let (a, b) = (VertexCloud { polytope: self.a, simd }, VertexCloud { polytope: self.b, simd });
+        let mut diff =
+            Difference { a: &a, b: &b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
+        let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
+        conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask)
+    }
 }
 
 /// What the caller asked: the shapes and poses, the radii around their cores, the settings,
