@@ -118,7 +118,7 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 
 #[derive(Debug, Clone, Copy)]
 struct Face {
-    idx: [usize; 3],
+    idx: [u32; 3],
     n: Vector3<f64>,
     dist: f64,
     alive: bool,
@@ -147,7 +147,8 @@ pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 struct Scratch {
     verts: Vec<Vertex>,
     faces: Vec<Face>,
-    edges: Vec<(usize, usize)>,
+    /// Horizon edges (u, v) packed as u·2³² + v: a twin test is one integer comparison.
+    edges: Vec<u64>,
     removed: Vec<usize>,
 }
 
@@ -179,7 +180,7 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let interior = verts.iter().fold(Vector3::zeros(), |acc, v| acc + v.w) / verts.len() as f64;
     faces.clear();
     // Initial hull: a tetrahedron.
-    let initial: &[[usize; 3]] = &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
+    let initial: &[[u32; 3]] = &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
     for f in initial {
         if let Some(face) = make_face(verts, *f, &interior) {
             faces.push(face);
@@ -205,7 +206,7 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let f = faces[closest];
         // Support of M along n: maximize n·x, i.e. minimize (−n)·x; climb from where the
         // face's first vertex was found (its support direction is close to n).
-        let (ha, hb) = (verts[f.idx[0]].ha, verts[f.idx[0]].hb);
+        let (ha, hb) = (verts[f.idx[0] as usize].ha, verts[f.idx[0] as usize].hb);
         if ha != super::COLD_HINT && hb != super::COLD_HINT {
             diff.hint_a = ha;
             diff.hint_b = hb;
@@ -241,13 +242,12 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 if face.n.dot(&p.w) - face.dist > eps {
                     face.alive = false;
                     removed.push(fi);
-                    for (u, v) in
-                        [(face.idx[0], face.idx[1]), (face.idx[1], face.idx[2]), (face.idx[2], face.idx[0])]
-                    {
-                        if let Some(k) = edges.iter().position(|&(x, y)| x == v && y == u) {
-                            edges.swap_remove(k);
+                    let [i, j, k] = face.idx.map(u64::from);
+                    for (u, v) in [(i, j), (j, k), (k, i)] {
+                        if let Some(at) = edges.iter().position(|&e| e == (v << 32 | u)) {
+                            edges.swap_remove(at);
                         } else {
-                            edges.push((u, v));
+                            edges.push(u << 32 | v);
                         }
                     }
                 }
@@ -269,10 +269,11 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             break;
         }
         verts.push(p);
-        let pi = verts.len() - 1;
+        // (At most MAX_VERTICES vertices: the index fits in u32.)
+        let pi = (verts.len() - 1) as u32;
         let mut ok = true;
-        for &(u, v) in edges.iter() {
-            match make_face(verts, [u, v, pi], &interior) {
+        for &e in edges.iter() {
+            match make_face(verts, [(e >> 32) as u32, e as u32, pi], &interior) {
                 Some(face) => faces.push(face),
                 None => ok = false,
             }
@@ -291,7 +292,7 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         Some(f) => {
             let mut s = Simplex::new();
             for &k in &f.idx {
-                s.push(verts[k]);
+                s.push(verts[k as usize]);
             }
             s.project_origin();
             let (pa, pb) = s.witnesses();
@@ -321,9 +322,13 @@ fn flat_output(verts: &[Vertex], n: Vector3<f64>, extent: f64, it: u32) -> EpaOu
 }
 
 /// A face with its outward unit normal (oriented away from `interior`) and plane distance
-/// from the origin; `None` for a zero-area face.
-fn make_face(verts: &[Vertex], idx: [usize; 3], interior: &Vector3<f64>) -> Option<Face> {
-    let (a, b, c) = (verts[idx[0]].w, verts[idx[1]].w, verts[idx[2]].w);
+/// from the origin; `None` for a zero-area face. Always inlined: returned through memory, the
+/// face was stored in pieces and reloaded whole, a store-forwarding stall that was a sixth of
+/// the expansion's time.
+#[inline(always)]
+fn make_face(verts: &[Vertex], idx: [u32; 3], interior: &Vector3<f64>) -> Option<Face> {
+    let [i, j, k] = idx.map(|x| x as usize);
+    let (a, b, c) = (verts[i].w, verts[j].w, verts[k].w);
     let n = (b - a).cross(&(c - a));
     let len = n.norm();
     if !super::gt(len, 0.0) || !len.is_finite() {

@@ -28,8 +28,8 @@ use crate::gjk::{
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
-use crate::shape::ConvexPolytope;
 use crate::shape::Shape;
+use crate::shape::{ConvexPolytope, LANES_MIN_VERTICES};
 
 /// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
 /// orientation is converted when the canonical order flipped since the last call). EPA runs
@@ -99,7 +99,14 @@ fn gjk_answer(
         // Two scanned polytopes: a run monomorphized for vertex clouds, whose support scans
         // are inlined into the loop and vectorized for the processor's instruction set (same
         // points and hints as through `CoreShape`).
-        return pulp::Arch::new().dispatch(CloudQuery { a, b, frame, hints, init: &init, cache, ask: &ask });
+        let q = CloudQuery { a, b, frame, hints, init: &init, cache, ask: &ask };
+        // Two small polytopes scan vertex by vertex anyway: no dispatch (its call would keep
+        // the run from being inlined here, which costs more than a small scan).
+        return if a.vertices().len() < LANES_MIN_VERTICES && b.vertices().len() < LANES_MIN_VERTICES {
+            pulp::WithSimd::with_simd(q, pulp::Scalar::new())
+        } else {
+            pulp::Arch::new().dispatch(q)
+        };
     }
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
