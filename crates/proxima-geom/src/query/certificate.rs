@@ -77,11 +77,27 @@ pub(crate) fn lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector
 }
 
 /// Face normals and edge directions of a shape in the world frame (up to 4; unused slots are
-/// zero). Used to tighten a loose witness-direction bound.
-fn feature_directions(shape: &Shape, pose: &Pose) -> [Vector3<f64>; 4] {
+/// zero). Used to tighten a loose witness-direction bound. `toward`: the direction from this
+/// shape towards the other, which picks the curved features' normal: a cone's lateral surface
+/// has a circle of normals (2h cos φ, 2h sin φ, r)/√(4h² + r²) (apex at +h, base radius r at
+/// −h), and the one at the azimuth φ of `toward` is exact when the closest point is inside a
+/// generator. There the cone's support function has a kink (apex and rim point tie), so the
+/// witness direction, off by a small angle ε, bounds the distance only to O(ε); the lateral
+/// normal at φ is off along the smooth direction of the kink only, and bounds it to O(ε²).
+/// A rounded shape has its core's features (the dilation keeps the normals).
+fn feature_directions(shape: &Shape, pose: &Pose, toward: &Vector3<f64>) -> [Vector3<f64>; 4] {
     let z = Vector3::zeros();
     let r = pose.rotation();
     match shape {
+        Shape::Rounded(x) => feature_directions(x.inner(), pose, toward),
+        Shape::Cone(c) => {
+            let m = r.tr_mul(toward);
+            let rho = m.x.hypot(m.y);
+            let h2 = 2.0 * c.half_height();
+            let lateral =
+                if rho > 0.0 { Vector3::new(h2 * m.x / rho, h2 * m.y / rho, c.radius()) } else { z };
+            [r.column(2).into(), r * lateral, z, z]
+        }
         Shape::Cuboid(_) | Shape::AlignedBox(_) => {
             [r.column(0).into(), r.column(1).into(), r.column(2).into(), z]
         }
@@ -108,8 +124,8 @@ fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f
     if matches!(a, Shape::Line(_)) || matches!(b, Shape::Line(_)) {
         return 0.0;
     }
-    let fa = feature_directions(a, pa);
-    let fb = feature_directions(b, pb);
+    let fa = feature_directions(a, pa, n);
+    let fb = feature_directions(b, pb, &-n);
     let mut best = 0.0f64;
     let mut try_axis = |axis: Vector3<f64>| {
         let len = axis.norm();
