@@ -36,9 +36,9 @@
 //!
 //! | feature at n | constraint on n | witness |
 //! |---|---|---|
-//! | cylinder side | n ⟂ axis (great circle, Newton in 1 unknown) | side segment, z clamped |
+//! | cylinder side, or a capsule's axis segment (a side of radius 0) | n ⟂ axis (great circle, Newton in 1 unknown) | side segment, z clamped |
 //! | cylinder cap | n = ± axis | cap disk, radially clamped |
-//! | two cylinder sides | n = ± axis_A × axis_B | closest points of the two axis-parallel lines |
+//! | two such sides | n = ± axis_A × axis_B | closest points of the two axis-parallel lines |
 //! | polytope edge (2 distinct points of GJK's simplex on that shape) | n ⟂ edge (1 unknown) | edge, clamped |
 //! | polytope face (3 distinct points) | n = ± face normal | closest point of the triangle |
 //!
@@ -91,7 +91,12 @@ enum Feature {
 /// Hessian (cones, composites).
 fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
     match core {
-        CoreShape::Origin | CoreShape::ZSegment(_) | CoreShape::Scanned(_) => Some(Feature::Smooth),
+        CoreShape::Origin | CoreShape::Scanned(_) => Some(Feature::Smooth),
+        // A capsule's axis: a cylinder of radius 0, whose side is the segment itself (its
+        // endpoints tie across m_z = 0); no cap.
+        CoreShape::ZSegment(_) => {
+            Some(if !gt(m.z.abs(), KINK * m.norm()) { Feature::Side } else { Feature::Smooth })
+        }
         CoreShape::Whole(s) => match s {
             Shape::Point(_)
             | Shape::Segment(_)
@@ -150,6 +155,9 @@ fn support_hessian(core: &CoreShape<'_>, m: &Vector3<f64>) -> Matrix3<f64> {
 /// The point of a cylinder's side or cap support set closest to `p` (both local), given a
 /// support point `s` of that feature: the side segment through s along z, or the cap disk.
 fn feature_witness(core: &CoreShape<'_>, feature: Feature, s: &Point3<f64>, p: &Point3<f64>) -> Point3<f64> {
+    if let (CoreShape::ZSegment(h), Feature::Side) = (core, feature) {
+        return Point3::new(0.0, 0.0, p.z.clamp(-h, *h));
+    }
     let CoreShape::Whole(Shape::Cylinder(c)) = core else { return *s };
     match feature {
         Feature::Smooth => *s,
@@ -295,6 +303,7 @@ fn side_side(
 ) -> Option<(Point3<f64>, Point3<f64>)> {
     let half = |c: &CoreShape<'_>| match c {
         CoreShape::Whole(Shape::Cylinder(c)) => Some(c.half_height()),
+        CoreShape::ZSegment(h) => Some(*h),
         _ => None,
     };
     let (ha, hb) = (half(diff.a)?, half(diff.b)?);
