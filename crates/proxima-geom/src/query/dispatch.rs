@@ -281,7 +281,7 @@ fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
             if let Some(closed) = closed_form_route(a, b) {
                 return Some(closed);
             }
-            if ellipsoid::available(a, b) {
+            if ellipsoid::preferred(a, b) {
                 return Some(Route::Ellipsoid);
             }
             let lcp = lcp::available(a, b);

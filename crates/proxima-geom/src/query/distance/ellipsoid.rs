@@ -33,6 +33,19 @@ pub(crate) fn available(a: &Shape, b: &Shape) -> bool {
     (matches!(a, S::Ellipsoid(_)) && other(b)) || (matches!(b, S::Ellipsoid(_)) && other(a))
 }
 
+/// Whether `Auto` takes the ellipsoid solvers for the pair: an ellipsoid against a point, a
+/// sphere or an ellipsoid. A polytope or polyhedron against an ellipsoid goes to GJK with
+/// the Newton polish instead (the solvers stay available with `Algorithm::Ellipsoid`):
+/// measured on separated pairs (`examples`-style probe, a 40-vertex hull), GJK takes 1565 ns
+/// against 3480 for the active set, 4445 against 38600 at 1000 vertices, with answers 7e-11
+/// apart and GJK's gap within its 1e-10 × scale tolerance; overlapping pairs also get their
+/// depth from EPA, which the ellipsoid solvers do not give.
+pub(crate) fn preferred(a: &Shape, b: &Shape) -> bool {
+    use Shape as S;
+    let other = |s: &Shape| matches!(s, S::Point(_) | S::Sphere(_) | S::Ellipsoid(_));
+    (matches!(a, S::Ellipsoid(_)) && other(b)) || (matches!(b, S::Ellipsoid(_)) && other(a))
+}
+
 /// The ellipsoid answer for a pair in canonical order (the ellipsoid after a point or sphere,
 /// before a polytope or polyhedron).
 pub(crate) fn distance(
