@@ -46,6 +46,16 @@ pub trait SupportMap {
         let _ = hint;
         None
     }
+
+    /// Whether this map, used as B, answers in A's frame already (its points placed by the
+    /// relative pose beforehand), so that the difference neither turns the direction into
+    /// B's frame nor places the answer. Internal: the default (B's own frame) is the only
+    /// meaning for maps outside this crate.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn placed(&self) -> bool {
+        false
+    }
 }
 
 impl SupportMap for Shape {
@@ -175,6 +185,28 @@ impl<S: pulp::Simd> SupportMap for VertexCloud<'_, S> {
 /// measured; the bound stays close to them.
 pub(crate) const LANE_SCAN_MAX_VERTICES: usize = 512;
 
+/// A small vertex cloud placed in A's frame beforehand (x_A = R·x_B + t for each vertex,
+/// computed as [`Difference::support`] places a support point): its supports skip the two
+/// frame changes per query, which a GJK iteration otherwise waits on. Worth it for clouds
+/// whose placement (one per vertex) costs less than those changes over a run. Hints are the
+/// vertex indices, as for the cloud in its own frame.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PlacedCloud<'a>(pub &'a [Point3<f64>]);
+
+impl SupportMap for PlacedCloud<'_> {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        let i = linear_support(self.0, m);
+        *hint = scanned_hint(i);
+        self.0[i]
+    }
+
+    #[inline(always)]
+    fn placed(&self) -> bool {
+        true
+    }
+}
+
 /// The hint left by a linear scan that found vertex `i`: the index flagged [`SCANNED`]
 /// (u32 indices: no polytope reaches 2³¹ vertices; a larger index is no hint).
 pub(crate) fn scanned_hint(i: usize) -> u32 {
@@ -243,9 +275,13 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
     #[inline(always)]
     pub fn support(&mut self, d: &Vector3<f64>) -> super::simplex::Vertex {
         let a = self.a.local_support(&-d, &mut self.hint_a);
-        let db = self.frame.r.tr_mul(d);
-        let bl = self.b.local_support(&db, &mut self.hint_b);
-        let b = Point3::from(self.frame.r * bl.coords + self.frame.t);
+        let b = if self.b.placed() {
+            self.b.local_support(d, &mut self.hint_b)
+        } else {
+            let db = self.frame.r.tr_mul(d);
+            let bl = self.b.local_support(&db, &mut self.hint_b);
+            Point3::from(self.frame.r * bl.coords + self.frame.t)
+        };
         super::simplex::Vertex { w: a - b, a, b, d: *d, ha: self.hint_a, hb: self.hint_b }
     }
 }

@@ -22,9 +22,9 @@ use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, CoreShape, Difference, GjkCache, GjkSettings, GjkStatus, Mode, Polished, RelativeFrame, Run,
-    Start, SupportMap, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm, initial_direction,
-    is_curved, polish, run, store,
+    COLD_HINT, CoreShape, Difference, GjkCache, GjkSettings, GjkStatus, Mode, PlacedCloud, Polished,
+    RelativeFrame, Run, Start, SupportMap, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
+    initial_direction, is_curved, polish, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -123,6 +123,9 @@ fn gjk_answer(
     conclude(&mut diff, &mut r, polished, &init, cache, &ask)
 }
 
+/// Up to this many vertices B is placed in A's frame before a small-cloud run.
+const PLACED_MAX_VERTICES: usize = 16;
+
 /// The GJK run (and EPA on contact) between two scanned polytopes, as a `pulp` operation:
 /// the vertex clouds' scans use the instruction set it is dispatched to.
 struct CloudQuery<'q> {
@@ -140,6 +143,19 @@ impl pulp::WithSimd for CloudQuery<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
+        let vb = self.b.vertices();
+        if S::IS_SCALAR && vb.len() <= PLACED_MAX_VERTICES {
+            // A small B placed in A's frame once (see `PlacedCloud`).
+            let mut placed = [Point3::origin(); PLACED_MAX_VERTICES];
+            for (p, v) in placed.iter_mut().zip(vb) {
+                *p = Point3::from(self.frame.r * v.coords + self.frame.t);
+            }
+            let (a, b) = (VertexCloud { polytope: self.a, simd }, PlacedCloud(&placed[..vb.len()]));
+            let mut diff =
+                Difference { a: &a, b: &b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
+            let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
+            return conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask);
+        }
         let (a, b) = (VertexCloud { polytope: self.a, simd }, VertexCloud { polytope: self.b, simd });
         let mut diff =
             Difference { a: &a, b: &b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
