@@ -3,12 +3,14 @@
 //! case of the polish: rim–side (a kink on one side), rim–rim (smooth on both), cap–side and
 //! face–cap (kinks on both sides: the polish declines and GJK finishes), side–side (forced
 //! GJK; Auto takes the closed form), a polytope edge against a side, and a capsule's axis
-//! segment (a side of radius 0) against an ellipsoid, a cylinder side and a rim. Every case is checked
+//! segment (a side of radius 0) against an ellipsoid, a cylinder side and a rim, and a cone's
+//! lateral side (Newton on its circle of lateral normals), base, rim and apex against points
+//! and an ellipsoid. Every case is checked
 //! under Auto and with GJK forced, at the stated pose and under random rigid motions of the
 //! whole scene (the distance is invariant), and the certificate must contain the true value.
 
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
-use proxima_geom::shape::{Capsule, ConvexPolytope, Cylinder, Ellipsoid};
+use proxima_geom::shape::{Capsule, Cone, ConvexPolytope, Cylinder, Ellipsoid, Point};
 use proxima_geom::{Algorithm, Pose, QueryPath, QuerySettings, Shape, distance};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -106,6 +108,58 @@ fn cases() -> Vec<(&'static str, Shape, Pose, Shape, Pose, f64)> {
             cylinder(1.0, 1.0),
             pose(id, [0.0; 3]),
             0.4,
+        ),
+        // A point outside a cone's lateral side (apex (0, 0, 1), base radius 0.8 at z = −1):
+        // in the axial half-plane the generator runs from (0, 1) to (0.8, −1), outward normal
+        // (2, 0.8)/√4.64; the point (0.4, 0) + 0.3·normal is 0.3 from it, over its middle.
+        (
+            "cone-side",
+            Shape::Point(Point::new([0.4 + 0.6 / 4.64f64.sqrt(), 0.0, 0.24 / 4.64f64.sqrt()]).unwrap()),
+            pose(about(Vector3::z(), 0.7), [0.0; 3]),
+            Shape::Cone(Cone::new(0.8, 1.0).unwrap()),
+            pose(id, [0.0; 3]),
+            0.3,
+        ),
+        // The same side against an ellipsoid whose x-extreme (0.5, 0, 0) is pushed out along
+        // the normal: the ellipsoid (radii 0.5, 0.3, 0.4, turned so its x axis is the normal)
+        // touches the plane of the side at one point, 0.2 beyond the generator's middle.
+        (
+            "cone-side-ellipsoid",
+            Shape::Cone(Cone::new(0.8, 1.0).unwrap()),
+            pose(id, [0.0; 3]),
+            Shape::Ellipsoid(Ellipsoid::new([0.5, 0.3, 0.4]).unwrap()),
+            pose(
+                about(Vector3::y(), -(0.4f64).atan2(1.0)),
+                [0.4 + 1.4 / 4.64f64.sqrt(), 0.0, 0.56 / 4.64f64.sqrt()],
+            ),
+            0.2,
+        ),
+        // Below the base (z = −1), inside its disk: 0.5.
+        (
+            "cone-base",
+            Shape::Point(Point::new([0.1, 0.2, -1.5]).unwrap()),
+            pose(id, [0.0; 3]),
+            Shape::Cone(Cone::new(0.8, 1.0).unwrap()),
+            pose(id, [0.0; 3]),
+            0.5,
+        ),
+        // Beyond the rim (0.8, 0, −1), between the base and side normals: |(0.3, 0.4)|.
+        (
+            "cone-rim",
+            Shape::Point(Point::new([1.1, 0.0, -1.4]).unwrap()),
+            pose(about(Vector3::z(), -1.1), [0.0; 3]),
+            Shape::Cone(Cone::new(0.8, 1.0).unwrap()),
+            pose(id, [0.0; 3]),
+            0.5,
+        ),
+        // Above the apex: 0.7.
+        (
+            "cone-apex",
+            Shape::Point(Point::new([0.0, 0.0, 1.7]).unwrap()),
+            pose(id, [0.0; 3]),
+            Shape::Cone(Cone::new(0.8, 1.0).unwrap()),
+            pose(id, [0.0; 3]),
+            0.7,
         ),
         // The cube turned 45° about y has a top edge ∥ y at height √2; a cylinder with axis
         // ∥ x at height √2 + 1.5, radius 0.5, above it: distance 1.

@@ -65,7 +65,15 @@ const KINK: f64 = 1e-3;
 /// Whether a core's support function has curvature (GJK converges linearly on it): the pair
 /// is worth polishing when either core has.
 pub(crate) fn is_curved(core: &CoreShape<'_>) -> bool {
-    matches!(core, CoreShape::Whole(Shape::Cylinder(_) | Shape::Ellipsoid(_)))
+    matches!(core, CoreShape::Whole(Shape::Cylinder(_) | Shape::Ellipsoid(_) | Shape::Cone(_)))
+}
+
+/// A cone's lateral normals (apex at +h, base radius r at −h): unit n with n_z = `s` and
+/// |n_xy| = `rho`, (s, rho) = (r, 2h)/√(4h² + r²).
+fn cone_lateral(c: &crate::shape::Cone) -> (f64, f64) {
+    let (r, h2) = (c.radius(), 2.0 * c.half_height());
+    let len = (h2 * h2 + r * r).sqrt();
+    (r / len, h2 / len)
 }
 
 /// √(x² + y²) without `hypot`'s overflow guard (a libm call): the arguments are coordinates
@@ -83,12 +91,16 @@ enum Feature {
     /// A cylinder's side faces the direction: the support is the side segment, h has a kink
     /// across the great circle m_z = 0 and is smooth along it.
     Side,
-    /// A cylinder's cap faces the direction: the support is the cap disk.
+    /// A cylinder's cap, or a cone's base, faces the direction: the support is the disk.
     Cap,
+    /// A cone's lateral surface faces the direction: apex and rim point tie, the support is
+    /// the generator between them, and h has a kink across the circle of lateral normals
+    /// (n_z = r/√(4h² + r²) for unit n) while it is constant along it.
+    ConeSide,
 }
 
 /// The feature of a core at the local direction `m`; `None` for cores without a known
-/// Hessian (cones, composites).
+/// Hessian (composites).
 fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
     match core {
         CoreShape::Origin | CoreShape::Scanned(_) => Some(Feature::Smooth),
@@ -106,6 +118,18 @@ fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
             | Shape::ConvexPolytope(_)
             | Shape::Polyhedron(_)
             | Shape::Ellipsoid(_) => Some(Feature::Smooth),
+            Shape::Cone(c) => {
+                let len = m.norm();
+                let (s, _) = cone_lateral(c);
+                Some(if !gt(planar_norm(m.x, m.y), KINK * len) && m.z < 0.0 {
+                    Feature::Cap
+                } else if !gt((m.z - s * len).abs(), KINK * len) {
+                    Feature::ConeSide
+                } else {
+                    // The apex (a vertex) or a rim point (curved like a cylinder's rim).
+                    Feature::Smooth
+                })
+            }
             Shape::Cylinder(_) => {
                 let len = m.norm();
                 Some(if !gt(planar_norm(m.x, m.y), KINK * len) {
@@ -142,6 +166,23 @@ fn support_hessian(core: &CoreShape<'_>, m: &Vector3<f64>) -> Matrix3<f64> {
                 0.0,
             )
         }
+        CoreShape::Whole(Shape::Cone(c)) if m.z < cone_lateral(c).0 * m.norm() => {
+            // Below the lateral normals the rim supports: the cylinder rim's Hessian.
+            let rho = planar_norm(m.x, m.y);
+            let (ux, uy) = (m.x / rho, m.y / rho);
+            let k = c.radius() / rho;
+            Matrix3::new(
+                k * (1.0 - ux * ux),
+                -k * ux * uy,
+                0.0,
+                -k * ux * uy,
+                k * (1.0 - uy * uy),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            )
+        }
         CoreShape::Whole(Shape::Ellipsoid(e)) => {
             let d2 = e.radii().component_mul(&e.radii());
             let len = m.component_mul(&e.radii()).norm();
@@ -158,9 +199,15 @@ fn feature_witness(core: &CoreShape<'_>, feature: Feature, s: &Point3<f64>, p: &
     if let (CoreShape::ZSegment(h), Feature::Side) = (core, feature) {
         return Point3::new(0.0, 0.0, p.z.clamp(-h, *h));
     }
+    if let (CoreShape::Whole(Shape::Cone(c)), Feature::Cap) = (core, feature) {
+        let rho = planar_norm(p.x, p.y);
+        let k = if rho > c.radius() { c.radius() / rho } else { 1.0 };
+        return Point3::new(p.x * k, p.y * k, -c.half_height());
+    }
     let CoreShape::Whole(Shape::Cylinder(c)) = core else { return *s };
     match feature {
-        Feature::Smooth => *s,
+        // (A cone's side is never a cylinder's feature; `cone_side` places its witness.)
+        Feature::Smooth | Feature::ConeSide => *s,
         Feature::Side => Point3::new(s.x, s.y, p.z.clamp(-c.half_height(), c.half_height())),
         Feature::Cap => {
             let rho = planar_norm(p.x, p.y);
@@ -337,7 +384,8 @@ fn onto_circle(n: &Vector3<f64>, c: &Option<Vector3<f64>>) -> Vector3<f64> {
 /// way).
 ///
 /// Features: both smooth → Newton on the sphere (2 unknowns); one cylinder side → Newton on
-/// the great circle orthogonal to its axis (1 unknown); a cap against a smooth support → the
+/// the great circle orthogonal to its axis (1 unknown); a cone's lateral side → Newton on its
+/// circle of lateral normals ([`cone_side`], 1 unknown); a cap against a smooth support → the
 /// cap normal itself (no unknown). Other combinations are left to GJK.
 pub(crate) fn polish(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
@@ -365,6 +413,13 @@ pub(crate) fn polish(
         f.flat_a = FlatFeature::of(&pa[..simplex.len]);
     } else if is_polyhedral(diff.b) && f.a == Feature::Smooth {
         f.flat_b = FlatFeature::of(&pb[..simplex.len]);
+    }
+    if f.a == Feature::ConeSide || f.b == Feature::ConeSide {
+        return match (f.a, f.b) {
+            (Feature::ConeSide, Feature::Smooth) => cone_side(diff, n0, true, seed, target),
+            (Feature::Smooth, Feature::ConeSide) => cone_side(diff, n0, false, seed, target),
+            _ => None,
+        };
     }
     let flat = f.flat_a.or(f.flat_b);
     let axis_a = Vector3::z();
@@ -454,6 +509,91 @@ pub(crate) fn polish(
         let (next, ne) = accepted?;
         n = next;
         e = ne;
+        best.steps = step;
+        if best.tighten(&e, target) {
+            return Some(best);
+        }
+    }
+    None
+}
+
+/// Newton on a cone's circle of lateral normals against a smooth support (`cone_is_a`: the
+/// cone is A). In the cone's frame (apex (0, 0, h), base radius r at −h) the lateral normals
+/// are m(θ) = (ρ cos θ, ρ sin θ, s) with (s, ρ) from [`cone_lateral`], and the cone's
+/// support value h·s is constant along them, so with the other shape's support point q (at
+/// −m, cone frame) and its Hessian H there, along the unit tangent t = ẑ × m / ρ and the arc
+/// length σ = ρθ:
+///
+/// ```text
+/// g'(σ) = q·t,   g''(σ) = −tᵀH t − q·(m − s ẑ)/ρ²   (the circle's curvature 1/ρ),
+/// ```
+///
+/// and Newton steps θ ← θ + (q·t)/(ρ (tᵀH t + q·(m − s ẑ)/ρ²)), halved while g decreases.
+/// The cone's witness is the point of the generator at θ (apex to rim point) closest to q.
+/// Every iterate's g is a lower bound and its witnesses lie in the shapes.
+fn cone_side(
+    diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    n0: Vector3<f64>,
+    cone_is_a: bool,
+    seed: Polished,
+    target: f64,
+) -> Option<Polished> {
+    let (cone, other) = if cone_is_a { (diff.a, diff.b) } else { (diff.b, diff.a) };
+    let (CoreShape::Whole(Shape::Cone(c)), other) = (*cone, *other) else { return None };
+    let (s, rho) = cone_lateral(c);
+    let (r, h) = (c.radius(), c.half_height());
+    let (rot, t) = (diff.frame.r, diff.frame.t);
+    // The cone's direction in its frame and back: n for A, −Rᵀn for B.
+    let to_cone = |n: &Vector3<f64>| if cone_is_a { *n } else { -rot.tr_mul(n) };
+    let from_cone = |m: &Vector3<f64>| if cone_is_a { *m } else { -(rot * m) };
+    let at = |theta: f64| Vector3::new(rho * theta.cos(), rho * theta.sin(), s);
+    let m0 = to_cone(&n0);
+    let mut theta = m0.y.atan2(m0.x);
+    // g at θ, the witnesses (computation frame), and q (the other's support, cone frame).
+    let mut eval = |theta: f64| {
+        let m = at(theta);
+        let n = from_cone(&m);
+        let x = diff.support(&-n);
+        let g = -n.dot(&x.w);
+        let q = if cone_is_a { x.b.coords } else { rot.tr_mul(&(x.a.coords - t)) };
+        // The generator's point closest to q.
+        let apex = Vector3::new(0.0, 0.0, h);
+        let rim = Vector3::new(r * theta.cos(), r * theta.sin(), -h);
+        let e = rim - apex;
+        let u = ((q - apex).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+        let p = apex + e * u;
+        let (a, b) = if cone_is_a { (Point3::from(p), x.b) } else { (x.a, Point3::from(rot * p + t)) };
+        (Eval { g, grad: b - a, a, b }, q, m)
+    };
+    let mut best = seed;
+    let (mut e, mut q, mut m) = eval(theta);
+    if best.tighten(&e, target) {
+        return Some(best);
+    }
+    for step in 1..=MAX_STEPS {
+        // The other shape's Hessian in the cone's frame.
+        let h_other = if cone_is_a {
+            rot * support_hessian(&other, &rot.tr_mul(&-from_cone(&m))) * rot.transpose()
+        } else {
+            rot.tr_mul(&(support_hessian(&other, &from_cone(&m)) * rot))
+        };
+        let tangent = Vector3::new(-m.y, m.x, 0.0) / rho;
+        let curvature = tangent.dot(&(h_other * tangent)) + q.dot(&(m - Vector3::z() * s)) / (rho * rho);
+        let mut dtheta = q.dot(&tangent) / (rho * curvature);
+        if !(dtheta.is_finite() && gt(curvature, 0.0)) {
+            return None;
+        }
+        let mut accepted = None;
+        for _ in 0..=MAX_HALVINGS {
+            let trial = eval(theta + dtheta);
+            if trial.0.g >= e.g {
+                accepted = Some((theta + dtheta, trial));
+                break;
+            }
+            dtheta *= 0.5;
+        }
+        let (next, (ne, nq, nm)) = accepted?;
+        (theta, e, q, m) = (next, ne, nq, nm);
         best.steps = step;
         if best.tighten(&e, target) {
             return Some(best);
