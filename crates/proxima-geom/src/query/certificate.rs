@@ -76,42 +76,88 @@ pub(crate) fn lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector
     if sep.is_finite() && sep > 0.0 { sep } else { 0.0 }
 }
 
-/// Face normals and edge directions of a shape in the world frame (up to 4; unused slots are
-/// zero). Used to tighten a loose witness-direction bound. `toward`: the direction from this
-/// shape towards the other, which picks the curved features' normal: a cone's lateral surface
-/// has a circle of normals (2h cos φ, 2h sin φ, r)/√(4h² + r²) (apex at +h, base radius r at
-/// −h), and the one at the azimuth φ of `toward` is exact when the closest point is inside a
-/// generator. There the cone's support function has a kink (apex and rim point tie), so the
-/// witness direction, off by a small angle ε, bounds the distance only to O(ε); the lateral
-/// normal at φ is off along the smooth direction of the kink only, and bounds it to O(ε²).
-/// A rounded shape has its core's features (the dilation keeps the normals).
-fn feature_directions(shape: &Shape, pose: &Pose, toward: &Vector3<f64>) -> [Vector3<f64>; 4] {
-    let z = Vector3::zeros();
-    let r = pose.rotation();
-    match shape {
-        Shape::Rounded(x) => feature_directions(x.inner(), pose, toward),
-        Shape::Cone(c) => {
-            let m = r.tr_mul(toward);
-            let rho = m.x.hypot(m.y);
-            let h2 = 2.0 * c.half_height();
-            let lateral =
-                if rho > 0.0 { Vector3::new(h2 * m.x / rho, h2 * m.y / rho, c.radius()) } else { z };
-            [r.column(2).into(), r * lateral, z, z]
+/// Face normals and edge directions of a shape in the world frame: the candidate axes that
+/// tighten a loose witness-direction bound. `toward`: the direction from this shape towards
+/// the other, which picks the curved features' normal: a cone's lateral surface has a circle
+/// of normals (2h cos φ, 2h sin φ, r)/√(4h² + r²) (apex at +h, base radius r at −h), and the
+/// one at the azimuth φ of `toward` is exact when the closest point is inside a generator.
+/// There the cone's support function has a kink (apex and rim point tie), so the witness
+/// direction, off by a small angle ε, bounds the distance only to O(ε); the lateral normal at
+/// φ is off along the smooth direction of the kink only, and bounds it to O(ε²). A rounded
+/// shape has its core's features (the dilation keeps the normals); a Minkowski sum has both
+/// summands' features and, as face normals, the cross products of their edges (an edge of
+/// one swept along an edge of the other is a face of the sum).
+#[derive(Default)]
+struct FeatureAxes {
+    normals: Vec<Vector3<f64>>,
+    edges: Vec<Vector3<f64>>,
+}
+
+impl FeatureAxes {
+    fn of(shape: &Shape, pose: &Pose, toward: &Vector3<f64>) -> Self {
+        let mut f = Self::default();
+        f.add(shape, pose, toward);
+        f
+    }
+
+    fn add(&mut self, shape: &Shape, pose: &Pose, toward: &Vector3<f64>) {
+        let r = pose.rotation();
+        let axis = |k: usize| -> Vector3<f64> { r.column(k).into() };
+        match shape {
+            Shape::Cuboid(_) | Shape::AlignedBox(_) => {
+                for k in 0..3 {
+                    self.normals.push(axis(k));
+                    self.edges.push(axis(k));
+                }
+            }
+            Shape::Triangle(t) => {
+                let [v0, v1, v2] = t.vertices();
+                let (e0, e1, e2) = (v1 - v0, v2 - v1, v0 - v2);
+                self.normals.push(r * e0.cross(&e1));
+                self.edges.extend([r * e0, r * e1, r * e2]);
+            }
+            Shape::Segment(sg) => {
+                let [p, q] = sg.endpoints();
+                self.edges.push(r * (q - p));
+            }
+            Shape::Capsule(_) | Shape::Cylinder(_) => {
+                self.normals.push(axis(2));
+                self.edges.push(axis(2));
+            }
+            Shape::Cone(c) => {
+                let m = r.tr_mul(toward);
+                let rho = m.x.hypot(m.y);
+                self.normals.push(axis(2));
+                if rho > 0.0 {
+                    let (h, rad) = (c.half_height(), c.radius());
+                    let (ux, uy) = (m.x / rho, m.y / rho);
+                    self.normals.push(r * Vector3::new(2.0 * h * ux, 2.0 * h * uy, rad));
+                    // The generator at that azimuth, from the apex to the rim.
+                    self.edges.push(r * Vector3::new(rad * ux, rad * uy, -2.0 * h));
+                }
+            }
+            Shape::Rounded(x) => self.add(x.inner(), pose, toward),
+            Shape::MinkowskiSum(s) => {
+                let ((p, pp), (q, pq)) = (s.first(), s.second());
+                let first = Self::of(p, &pose.compose(pp), toward);
+                let second = Self::of(q, &pose.compose(pq), toward);
+                for u in &first.edges {
+                    for v in &second.edges {
+                        self.normals.push(u.cross(v));
+                    }
+                }
+                for part in [first, second] {
+                    self.normals.extend(part.normals);
+                    self.edges.extend(part.edges);
+                }
+            }
+            _ => {}
         }
-        Shape::Cuboid(_) | Shape::AlignedBox(_) => {
-            [r.column(0).into(), r.column(1).into(), r.column(2).into(), z]
-        }
-        Shape::Triangle(t) => {
-            let [v0, v1, v2] = t.vertices();
-            let (e0, e1, e2) = (v1 - v0, v2 - v1, v0 - v2);
-            [r * e0.cross(&e1), r * e0, r * e1, r * e2]
-        }
-        Shape::Segment(sg) => {
-            let [p, q] = sg.endpoints();
-            [r * (q - p), z, z, z]
-        }
-        Shape::Capsule(_) | Shape::Cylinder(_) => [r.column(2).into(), z, z, z],
-        _ => [z, z, z, z],
+    }
+
+    /// Every normal and edge direction.
+    fn all(&self) -> impl Iterator<Item = &Vector3<f64>> {
+        self.normals.iter().chain(&self.edges)
     }
 }
 
@@ -124,8 +170,8 @@ fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f
     if matches!(a, Shape::Line(_)) || matches!(b, Shape::Line(_)) {
         return 0.0;
     }
-    let fa = feature_directions(a, pa, n);
-    let fb = feature_directions(b, pb, &-n);
+    let fa = FeatureAxes::of(a, pa, n);
+    let fb = FeatureAxes::of(b, pb, &-n);
     let mut best = 0.0f64;
     let mut try_axis = |axis: Vector3<f64>| {
         let len = axis.norm();
@@ -141,11 +187,11 @@ fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f
             best = sep;
         }
     };
-    for u in fa.iter().chain(fb.iter()) {
+    for u in fa.all().chain(fb.all()) {
         try_axis(*u);
     }
-    for u in &fa {
-        for v in &fb {
+    for u in fa.all() {
+        for v in fb.all() {
             try_axis(u.cross(v));
         }
     }
