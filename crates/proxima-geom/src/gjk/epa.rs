@@ -227,10 +227,11 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             break;
         }
         // Remove the faces that see p and collect the horizon. The visible faces of a convex
-        // polytope form a disk, whose boundary has exactly (faces + 2) edges; when rounding
-        // breaks that (p nearly coplanar with some faces), retry with a coarser visibility
-        // threshold, and if none works keep P as it is (still inside M: the bracket stays
-        // valid) and stop.
+        // polytope form a disk, whose boundary (the horizon) is one simple cycle of edges;
+        // when rounding breaks that (p nearly coplanar with some faces), retry with a coarser
+        // visibility threshold, and if none works keep P as it is (still inside M: the
+        // bracket stays valid) and stop. (Not "faces + 2 edges": that holds only when no
+        // vertex is inside the disk, and a far p sees whole vertex stars, which it removes.)
         let mut disk = false;
         for rel in [1e-12, 1e-9, 1e-7] {
             let eps = rel * scale;
@@ -253,7 +254,7 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 }
             }
             let any = !removed.is_empty();
-            if any && edges.len() == removed.len() + 2 {
+            if any && is_simple_cycle(edges) {
                 disk = true;
                 break;
             }
@@ -301,6 +302,30 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         None => (verts[0].a, verts[0].b, best_upper_n),
     };
     EpaOutput { status, depth: upper, lower, upper, normal: n, point_a: pa, point_b: pb, iterations: it }
+}
+
+/// Whether the directed edges (u, v) (packed u·2³² + v) form one simple cycle: every vertex
+/// starts exactly one edge, and following the edges from the first visits all of them before
+/// coming back. The horizon is short (tens of edges): quadratic search is the cheap way.
+fn is_simple_cycle(edges: &[u64]) -> bool {
+    let start = |e: u64| e >> 32;
+    let end = |e: u64| e & 0xffff_ffff;
+    if edges.len() < 3 || edges.iter().any(|&e| edges.iter().filter(|&&f| start(f) == start(e)).count() != 1)
+    {
+        return false;
+    }
+    let first = start(edges[0]);
+    let mut at = edges[0];
+    for steps in 1..=edges.len() {
+        if end(at) == first {
+            return steps == edges.len();
+        }
+        match edges.iter().find(|&&f| start(f) == end(at)) {
+            Some(&next) => at = next,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The origin is on ∂M to round-off: depth in [0, `extent`] (the extent of M measured on the
@@ -429,4 +454,51 @@ fn blow_up<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
     verts.push(if up >= down { p } else { q });
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Cuboid, Point};
+    use crate::{Pose, Shape};
+
+    /// A tiny starting tetrahedron around the origin inside a large M (a box against a point):
+    /// the first support points are far from the polytope and see whole vertex stars, so the
+    /// visible faces form a disk with vertices inside it, whose horizon has fewer than
+    /// faces + 2 edges. The expansion removes those vertices and converges to the box's depth
+    /// (an edge count taken for the disk test stopped it as "stagnated" there).
+    #[test]
+    fn far_support_points_remove_whole_vertex_stars() {
+        let a = Shape::Cuboid(Cuboid::new([1.0, 1.3, 0.8]).unwrap());
+        let b = Shape::Point(Point::new([0.0, 0.0, 0.0]).unwrap());
+        let frame = super::super::RelativeFrame::new(&Pose::identity(), &Pose::identity());
+        let mut diff = Difference {
+            a: &a,
+            b: &b,
+            frame,
+            hint_a: super::super::COLD_HINT,
+            hint_b: super::super::COLD_HINT,
+        };
+        let mut simplex = Simplex::new();
+        for w in [[0.01, 0.0, -0.004], [-0.006, 0.009, -0.004], [-0.006, -0.009, -0.004], [0.0, 0.0, 0.012]] {
+            let w = Vector3::from(w);
+            simplex.push(Vertex { w, a: Point3::from(w), b: Point3::origin(), d: w, ha: 0, hb: 0 });
+        }
+        let e = expand(&mut diff, &simplex, 0.012, &super::super::GjkSettings::default());
+        assert_eq!(e.status, EpaStatus::Converged, "{e:?}");
+        // The box's closest face to its centre is z = ±0.8.
+        assert!((e.depth - 0.8).abs() <= 1e-12 && e.lower <= 0.8 && 0.8 <= e.upper, "{e:?}");
+    }
+
+    #[test]
+    fn horizon_cycles() {
+        let e = |u: u64, v: u64| u << 32 | v;
+        assert!(is_simple_cycle(&[e(1, 2), e(2, 3), e(3, 1)]));
+        assert!(is_simple_cycle(&[e(2, 3), e(4, 1), e(1, 2), e(3, 4)]));
+        // Two loops (an annulus's boundary), an open path, a repeated start, too short.
+        assert!(!is_simple_cycle(&[e(1, 2), e(2, 3), e(3, 1), e(4, 5), e(5, 6), e(6, 4)]));
+        assert!(!is_simple_cycle(&[e(1, 2), e(2, 3), e(3, 4)]));
+        assert!(!is_simple_cycle(&[e(1, 2), e(1, 3), e(3, 1)]));
+        assert!(!is_simple_cycle(&[e(1, 2), e(2, 1)]));
+    }
 }
