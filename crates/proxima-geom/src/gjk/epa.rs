@@ -254,7 +254,9 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 }
             }
             let any = !removed.is_empty();
-            if any && is_simple_cycle(edges) {
+            // Faces + 2 edges is the disk without inner vertices (the usual case, tested
+            // first because it is free); otherwise the walk decides.
+            if any && (edges.len() == removed.len() + 2 || is_simple_cycle(edges)) {
                 disk = true;
                 break;
             }
@@ -304,20 +306,22 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     EpaOutput { status, depth: upper, lower, upper, normal: n, point_a: pa, point_b: pb, iterations: it }
 }
 
-/// Whether the directed edges (u, v) (packed u·2³² + v) form one simple cycle: every vertex
-/// starts exactly one edge, and following the edges from the first visits all of them before
-/// coming back. The horizon is short (tens of edges): quadratic search is the cheap way.
+/// Whether the directed edges (u, v) (packed u·2³² + v) form one simple cycle: following
+/// them from the first edge (each step takes the first edge that starts where the last one
+/// ended) comes back to its start after exactly as many steps as there are edges. A second
+/// loop, a pinch (a vertex starting two edges) or an open path never does: the walk is
+/// deterministic, so it either returns early, stops, or circles without the start. The
+/// horizon is short (tens of edges): a linear search per step is the cheap way.
 fn is_simple_cycle(edges: &[u64]) -> bool {
     let start = |e: u64| e >> 32;
     let end = |e: u64| e & 0xffff_ffff;
-    if edges.len() < 3 || edges.iter().any(|&e| edges.iter().filter(|&&f| start(f) == start(e)).count() != 1)
-    {
+    let Some(&first) = edges.first() else { return false };
+    if edges.len() < 3 {
         return false;
     }
-    let first = start(edges[0]);
-    let mut at = edges[0];
+    let mut at = first;
     for steps in 1..=edges.len() {
-        if end(at) == first {
+        if end(at) == start(first) {
             return steps == edges.len();
         }
         match edges.iter().find(|&&f| start(f) == end(at)) {
