@@ -189,7 +189,10 @@ pub(crate) const LANE_SCAN_MAX_VERTICES: usize = 512;
 /// computed as [`Difference::support`] places a support point): its supports skip the two
 /// frame changes per query, which a GJK iteration otherwise waits on. Worth it for clouds
 /// whose placement (one per vertex) costs less than those changes over a run. Hints are the
-/// vertex indices, as for the cloud in its own frame.
+/// vertex indices, as for the cloud in its own frame. The scan compares d·(R v + t) instead
+/// of (Rᵀd)·v: equal up to rounding, so a vertex can win a near-tie (values within a few
+/// ulps) that another would win in B's frame; the support value, hence every bound, is the
+/// same to that rounding.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PlacedCloud<'a>(pub &'a [Point3<f64>]);
 
