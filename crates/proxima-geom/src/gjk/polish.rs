@@ -145,44 +145,33 @@ fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
     }
 }
 
+/// The Hessian of a horizontal circle's support function r|m_xy| (a cylinder's or a cone's
+/// rim) at `m`: r/|m_xy| (I_xy − ûûᵀ), û = m_xy/|m_xy|.
+fn rim_hessian(r: f64, m: &Vector3<f64>) -> Matrix3<f64> {
+    let rho = planar_norm(m.x, m.y);
+    let (ux, uy) = (m.x / rho, m.y / rho);
+    let k = r / rho;
+    Matrix3::new(
+        k * (1.0 - ux * ux),
+        -k * ux * uy,
+        0.0,
+        -k * ux * uy,
+        k * (1.0 - uy * uy),
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    )
+}
+
 /// ∇²h at the local direction `m` (|m| = 1) of a core whose feature there is `Smooth` or
 /// `Side` (for the side, the Hessian of h restricted to the great circle m_z = 0: the rim
 /// term's); see the module docs.
 fn support_hessian(core: &CoreShape<'_>, m: &Vector3<f64>) -> Matrix3<f64> {
     match core {
-        CoreShape::Whole(Shape::Cylinder(c)) => {
-            let rho = planar_norm(m.x, m.y);
-            let (ux, uy) = (m.x / rho, m.y / rho);
-            let k = c.radius() / rho;
-            Matrix3::new(
-                k * (1.0 - ux * ux),
-                -k * ux * uy,
-                0.0,
-                -k * ux * uy,
-                k * (1.0 - uy * uy),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            )
-        }
-        CoreShape::Whole(Shape::Cone(c)) if m.z < cone_lateral(c).0 * m.norm() => {
-            // Below the lateral normals the rim supports: the cylinder rim's Hessian.
-            let rho = planar_norm(m.x, m.y);
-            let (ux, uy) = (m.x / rho, m.y / rho);
-            let k = c.radius() / rho;
-            Matrix3::new(
-                k * (1.0 - ux * ux),
-                -k * ux * uy,
-                0.0,
-                -k * ux * uy,
-                k * (1.0 - uy * uy),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            )
-        }
+        CoreShape::Whole(Shape::Cylinder(c)) => rim_hessian(c.radius(), m),
+        // Below the lateral normals a cone's rim supports: the same circle's Hessian.
+        CoreShape::Whole(Shape::Cone(c)) if m.z < cone_lateral(c).0 * m.norm() => rim_hessian(c.radius(), m),
         CoreShape::Whole(Shape::Ellipsoid(e)) => {
             let d2 = e.radii().component_mul(&e.radii());
             let len = m.component_mul(&e.radii()).norm();
