@@ -150,15 +150,23 @@ impl pulp::WithSimd for CloudQuery<'_> {
             for (p, v) in placed.iter_mut().zip(vb) {
                 *p = Point3::from(self.frame.r * v.coords + self.frame.t);
             }
-            let (a, b) = (VertexCloud { polytope: self.a, simd }, PlacedCloud(&placed[..vb.len()]));
-            let mut diff =
-                Difference { a: &a, b: &b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
-            let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
-            return conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask);
+            let a = VertexCloud { polytope: self.a, simd };
+            return self.between(&a, &PlacedCloud(&placed[..vb.len()]));
         }
         let (a, b) = (VertexCloud { polytope: self.a, simd }, VertexCloud { polytope: self.b, simd });
-        let mut diff =
-            Difference { a: &a, b: &b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
+        self.between(&a, &b)
+    }
+}
+
+impl CloudQuery<'_> {
+    /// The run and its conclusion between the query's clouds as the support maps `a`, `b`.
+    #[inline(always)]
+    fn between<A: SupportMap, B: SupportMap>(
+        self,
+        a: &A,
+        b: &B,
+    ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+        let mut diff = Difference { a, b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
         let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
         conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask)
     }
