@@ -333,3 +333,68 @@ fn mixed_linear_pairs() {
     let r = distance(&segment([1.0, -1.0, 2.0], [1.0, 1.0, 2.0]), &id, &line, &id, &s()).unwrap();
     assert_eq!(r.distance(), 1.0);
 }
+
+/// Two nearly parallel lines whose closest points are ~100 from the origin (found by
+/// `props_queries`): `intersects` answered "separated" along the witness direction, which
+/// rounding tilts off both lines by ~1e-12, where a line's support is infinite. The direction
+/// returned is now the one the bound was proven along (u × v), and it separates.
+#[test]
+fn nearly_parallel_lines_separate_along_a_proven_direction() {
+    let cols = |c: [f64; 9]| nalgebra::Matrix3::from_column_slice(&c);
+    let a = Shape::Line(
+        Line::new(
+            [-0.431058566013308, -1.003281026379985, 1.3420402001707827],
+            [0.6443637204201502, -0.4094682570481607, 0.6458569054180995],
+        )
+        .unwrap(),
+    );
+    let pa = Pose::from_matrix(
+        cols([
+            -0.9619634233141873,
+            0.08664820482387975,
+            0.25907230806562254,
+            -0.11657730486586418,
+            -0.9878822912508081,
+            -0.10246126401360087,
+            0.24705486070073832,
+            -0.1287659397272914,
+            0.9604078449129234,
+        ]),
+        Vector3::zeros(),
+    )
+    .unwrap();
+    let b = Shape::Line(
+        Line::new(
+            [0.0, 0.0, 1.222040396777688],
+            [-0.45891113563344726, 0.8866330580777062, 0.05729214532023155],
+        )
+        .unwrap(),
+    );
+    let pb = Pose::from_matrix(
+        cols([
+            -0.017963681457192182,
+            -0.5804510324548408,
+            0.8140969875086224,
+            0.3828353336394664,
+            -0.7561699618956189,
+            -0.5307015131351489,
+            0.9236419292483766,
+            0.30213173889693823,
+            0.23580076099421193,
+        ]),
+        Vector3::new(-2.647381610854602, 0.0, 2.535254821868254),
+    )
+    .unwrap();
+    let s = QuerySettings::default();
+    let d = distance(&a, &pa, &b, &pb, &s).unwrap();
+    assert!(d.certificate.lower > 0.015, "{d:?}");
+    for (x, px, y, py) in [(&a, &pa, &b, &pb), (&b, &pb, &a, &pa)] {
+        match intersects(x, px, y, py, &s).unwrap() {
+            Intersection::Separated { direction: Some(n) } => {
+                let gap = -y.support_value(py, &-n) - x.support_value(px, &n);
+                assert!(gap > 0.015, "gap {gap} along {n:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -48,6 +48,22 @@ pub(crate) struct Radii {
 
 /// Lower bound of dist(A, B) along `n` (unit), clamped at 0.
 pub(crate) fn lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f64>) -> f64 {
+    let Some(n) = bound_direction(a, pa, b, pb, n) else { return 0.0 };
+    let sep = -b.support_value(pb, &-n) - a.support_value(pa, &n);
+    if sep.is_finite() && sep > 0.0 { sep } else { 0.0 }
+}
+
+/// The unit direction near `n` (unit) along which the support functions of A and B are
+/// finite, used for [`lower_bound`]: `n` itself, or for lines ±(u × v) (two non-parallel
+/// lines: the only directions with a finite bound) or `n` with the line directions removed.
+/// `None` when nothing of `n` is left.
+pub(crate) fn bound_direction(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    n: &Vector3<f64>,
+) -> Option<Vector3<f64>> {
     let mut n = *n;
     let line_dir = |s: &Shape, p: &Pose| match s {
         Shape::Line(l) => Some(p.transform_vector(&l.direction())),
@@ -59,7 +75,6 @@ pub(crate) fn lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector
         _ => Vector3::zeros(),
     };
     if cross.norm() > 1e-12 {
-        // Two non-parallel lines: the only directions with a finite bound are ±(u × v).
         let m = cross.normalize();
         n = if m.dot(&n) >= 0.0 { m } else { -m };
     } else if lines.iter().any(Option::is_some) {
@@ -68,12 +83,11 @@ pub(crate) fn lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector
         }
         let len = n.norm();
         if len == 0.0 {
-            return 0.0;
+            return None;
         }
         n /= len;
     }
-    let sep = -b.support_value(pb, &-n) - a.support_value(pa, &n);
-    if sep.is_finite() && sep > 0.0 { sep } else { 0.0 }
+    Some(n)
 }
 
 /// Face normals and edge directions of a shape in the world frame: the candidate axes that
