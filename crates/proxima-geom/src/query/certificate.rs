@@ -46,10 +46,17 @@ pub(crate) struct Radii {
     pub b: f64,
 }
 
+/// The separation of A and B along the unit `n` (from A towards B):
+/// min_{b∈B} n·b − max_{a∈A} n·a = −h_B(−n) − h_A(n), a lower bound of the distance when
+/// positive (−∞ along a direction where a line's support is infinite).
+pub(crate) fn separation(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f64>) -> f64 {
+    -b.support_value(pb, &-n) - a.support_value(pa, n)
+}
+
 /// Lower bound of dist(A, B) along `n` (unit), clamped at 0.
 pub(crate) fn lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f64>) -> f64 {
     let Some(n) = bound_direction(a, pa, b, pb, n) else { return 0.0 };
-    let sep = -b.support_value(pb, &-n) - a.support_value(pa, &n);
+    let sep = separation(a, pa, b, pb, &n);
     if sep.is_finite() && sep > 0.0 { sep } else { 0.0 }
 }
 
@@ -196,7 +203,7 @@ fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f
         if m.dot(n) < 0.0 {
             m = -m;
         }
-        let sep = -b.support_value(pb, &-m) - a.support_value(pa, &m);
+        let sep = separation(a, pa, b, pb, &m);
         if sep.is_finite() && sep > best {
             best = sep;
         }

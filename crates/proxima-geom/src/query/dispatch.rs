@@ -24,7 +24,7 @@ use core::cmp::Ordering;
 
 use nalgebra::{Point3, Vector3};
 
-use super::certificate::{Core, Radii, bound_direction, finish, finish_along_witness};
+use super::certificate::{Core, Radii, bound_direction, finish, finish_along_witness, separation};
 use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
@@ -605,8 +605,7 @@ pub(crate) fn intersects(
             // The witness direction (made exactly perpendicular to lines: along the witness
             // direction itself a line's support is infinite once rounding tilts it), when
             // the shapes are apart along it; else separated without a direction.
-            let proven = bound_direction(a, pa, b, pb, &normal)
-                .filter(|m| -b.support_value(pb, &-m) - a.support_value(pa, m) > 0.0);
+            let proven = bound_direction(a, pa, b, pb, &normal).filter(|m| separation(a, pa, b, pb, m) > 0.0);
             Intersection::Separated { direction: proven.filter(|_| r.certificate.lower > 0.0) }
         }
         Proximity::Touching { point } => Intersection::Intersecting { point: Some(point) },
