@@ -73,7 +73,7 @@ fn variant_settings(name: &str) -> Option<QuerySettings> {
         _ => return None,
     };
     let gjk = GjkSettings { acceleration, ..GjkSettings::default() };
-    Some(QuerySettings { algorithm, arithmetic, gjk, ..QuerySettings::default() })
+    Some(QuerySettings::default().with_algorithm(algorithm).with_arithmetic(arithmetic).with_gjk(gjk))
 }
 
 /// Today's UTC date as `YYYY-MM-DD` (civil-from-days on the Unix day number).

@@ -745,7 +745,7 @@ fn intersection_text(hit: &Intersection) -> String {
 /// article's 1e-4 epsilon is wrong, and cylinder–cylinder separating axes.
 fn intersection_rows() -> Vec<GeoRow> {
     let settings =
-        |algorithm, arithmetic| QuerySettings { algorithm, arithmetic, ..QuerySettings::default() };
+        |algorithm, arithmetic| QuerySettings::default().with_algorithm(algorithm).with_arithmetic(arithmetic);
     let id = Pose::identity();
     let lp_row = |name: &'static str, arith: &'static str, gap: f64, expect_hit: bool, arithmetic| {
         geo_row(
