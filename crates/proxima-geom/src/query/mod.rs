@@ -199,7 +199,10 @@ impl QuerySettings {
     /// [`GeomError::InvalidSettings`] naming the first invalid field.
     pub fn validate(&self) -> Result<(), GeomError> {
         if !self.gap_tolerance.is_finite() || self.gap_tolerance < 0.0 {
-            return Err(GeomError::InvalidSettings { field: "gap_tolerance", reason: "must be finite and >= 0" });
+            return Err(GeomError::InvalidSettings {
+                field: "gap_tolerance",
+                reason: "must be finite and >= 0",
+            });
         }
         if !self.touching_tolerance.is_finite() || self.touching_tolerance < 0.0 {
             return Err(GeomError::InvalidSettings {

@@ -281,7 +281,9 @@ mod read {
             let radius = || number(present(&self.radius, "radius")?, "radius");
             let half_height = || number(present(&self.half_height, "half_height")?, "half_height");
             Ok(match kind {
-                "box" => ShapeSpec::Box { half_extents: vec3(present(&self.half_extents, "half_extents")?, "half_extents")? },
+                "box" => ShapeSpec::Box {
+                    half_extents: vec3(present(&self.half_extents, "half_extents")?, "half_extents")?,
+                },
                 "sphere" => ShapeSpec::Sphere { radius: radius()? },
                 "capsule" => ShapeSpec::Capsule { radius: radius()?, half_height: half_height()? },
                 "cylinder" => ShapeSpec::Cylinder { radius: radius()?, half_height: half_height()? },
@@ -418,10 +420,10 @@ mod tests {
                 let again: ShapeSpec = serde_json::from_value(serde_json::to_value(&spec).unwrap()).unwrap();
                 assert_eq!(again, spec);
             }
-            assert_eq!(read(r#"{"type":"cone","radius":0.5,"half_height":1}"#).unwrap(), ShapeSpec::Cone {
-                radius: 0.5,
-                half_height: 1.0
-            });
+            assert_eq!(
+                read(r#"{"type":"cone","radius":0.5,"half_height":1}"#).unwrap(),
+                ShapeSpec::Cone { radius: 0.5, half_height: 1.0 }
+            );
         }
 
         #[test]
@@ -435,11 +437,23 @@ mod tests {
                 (r#"{"radius":1}"#, "type: missing"),
                 (r#"{"type":7}"#, "type: must be a string"),
                 (r#"{"type":"torus","radius":1}"#, "type: unknown type \"torus\""),
-                (r#"{"type":"triangle","vertices":[[0,0,0],[1,0,0]]}"#, "vertices: a triangle needs 3 vertices"),
+                (
+                    r#"{"type":"triangle","vertices":[[0,0,0],[1,0,0]]}"#,
+                    "vertices: a triangle needs 3 vertices",
+                ),
                 (r#"{"type":"convex","vertices":[[0,0,0],[1,0]]}"#, "vertices[1]: expected 3 numbers, got 2"),
-                (r#"{"type":"convex","vertices":[[0,0,0]],"faces":[[0,0.5,1]]}"#, "faces[0][1]: must be a vertex index"),
-                (r#"{"type":"convex","vertices":[[0,0,0]],"faces":[[0,-1,1]]}"#, "faces[0][1]: must be a vertex index"),
-                (r#"{"type":"convex","vertices":[[0,0,0]],"faces":[[0,1]]}"#, "faces[0]: expected 3 vertex indices"),
+                (
+                    r#"{"type":"convex","vertices":[[0,0,0]],"faces":[[0,0.5,1]]}"#,
+                    "faces[0][1]: must be a vertex index",
+                ),
+                (
+                    r#"{"type":"convex","vertices":[[0,0,0]],"faces":[[0,-1,1]]}"#,
+                    "faces[0][1]: must be a vertex index",
+                ),
+                (
+                    r#"{"type":"convex","vertices":[[0,0,0]],"faces":[[0,1]]}"#,
+                    "faces[0]: expected 3 vertex indices",
+                ),
                 (r#"{"type":"ellipsoid","radii":3}"#, "radii: must be a list"),
                 (r#"{"type":"ellipsoid","radii":null}"#, "radii: missing"),
             ];

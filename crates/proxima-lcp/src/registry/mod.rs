@@ -113,8 +113,12 @@ pub enum SolverStatus {
 
 impl SolverStatus {
     /// Every status, in the order of [`SolverStatus::as_str`]'s list.
-    pub const ALL: [SolverStatus; 4] =
-        [SolverStatus::Converged, SolverStatus::MaxIterations, SolverStatus::Failed, SolverStatus::NoSolution];
+    pub const ALL: [SolverStatus; 4] = [
+        SolverStatus::Converged,
+        SolverStatus::MaxIterations,
+        SolverStatus::Failed,
+        SolverStatus::NoSolution,
+    ];
 
     /// The benchmark contract's name: `"converged"`, `"max_iter"`, `"failed"`, `"no_solution"`.
     pub fn as_str(self) -> &'static str {

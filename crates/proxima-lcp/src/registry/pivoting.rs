@@ -32,7 +32,8 @@ impl NamedSolver for Lemke {
         if m.nrows() != m.ncols() {
             return Err(LcpError::NotSquare { rows: m.nrows(), cols: m.ncols() });
         }
-        let dense = m.to_dense().ok_or_else(|| LcpError::InvalidProblem { reason: "M is too large".into() })?;
+        let dense =
+            m.to_dense().ok_or_else(|| LcpError::InvalidProblem { reason: "M is too large".into() })?;
         let lcp = Lcp::new(dense, q.to_vec())?;
         let lemke = LemkeSettings { max_pivots: settings.max_iter, ..LemkeSettings::default() };
         lemke.validate(lcp.n())?;

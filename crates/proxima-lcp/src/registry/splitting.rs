@@ -57,11 +57,7 @@ impl SplitOp {
         SplitOp::Matrix(a)
     }
 
-    fn solve(
-        &self,
-        q: &[f64],
-        settings: &SplittingSettings,
-    ) -> Result<IterativeSolution, LcpError> {
+    fn solve(&self, q: &[f64], settings: &SplittingSettings) -> Result<IterativeSolution, LcpError> {
         match self {
             SplitOp::Matrix(a) => solve_splitting(a, q, None, settings),
             SplitOp::Dia(d) => solve_splitting(d, q, None, settings),
