@@ -36,7 +36,7 @@ fn answer(
     match distance_dqp3(fa, pa, fb, pb, &Dqp3Settings::default()) {
         Ok(r) => match to_distance_result(&r) {
             Some(d) => Outcome::Ok(d),
-            None => Outcome::Error(format!("dqp3 ended {:?} without an answer", r.status)),
+            None => Outcome::Error(format!("dqp3 ended {} without an answer", r.status.as_str())),
         },
         Err(e) => Outcome::Error(e.to_string()),
     }
@@ -100,7 +100,7 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
                 let r = tracker.step(pa, pb);
                 let o = match to_distance_result(&r) {
                     Some(d) => Outcome::Ok(d),
-                    None => Outcome::Error(format!("dqp3 ended {:?} without an answer", r.status)),
+                    None => Outcome::Error(format!("dqp3 ended {} without an answer", r.status.as_str())),
                 };
                 let signed = signed_fallback(&o, (&w.shapes[t.a], pa, &w.shapes[t.b], pb), &settings);
                 records.push(result_record("track", VARIANT, i, Some(k), &o, signed));

@@ -5,7 +5,19 @@ use crate::baraff::{BaraffSettings, solve_baraff};
 use crate::error::LcpError;
 use crate::io::CooMatrix;
 use crate::operator::{DenseMatrix, LinearOperator};
-use crate::{Lcp, LemkeSettings, solve_lemke};
+use crate::{Lcp, LcpStatus, LemkeSettings, solve_lemke};
+
+/// The outcome of a pivoting run: its status, pivots, z and path.
+fn pivoting_outcome(status: LcpStatus, pivots: usize, z: Vec<f64>, path: String) -> SolveOutcome {
+    SolveOutcome {
+        status: SolverStatus::from_lcp(status),
+        iterations: Some(pivots as u64),
+        z,
+        info: Some(status.as_str().to_string()),
+        path: Some(path),
+        error: None,
+    }
+}
 
 /// Lemke's method on the dense M (default fallbacks; `max_iter` = pivot limit).
 pub(super) struct Lemke;
@@ -44,14 +56,7 @@ impl NamedSolver for Lemke {
 impl PreparedSolve for PreparedLemke {
     fn solve(&mut self) -> SolveOutcome {
         match solve_lemke(&self.lcp, &self.settings) {
-            Ok(sol) => SolveOutcome {
-                status: SolverStatus::from_lcp(sol.status),
-                iterations: Some(sol.pivots as u64),
-                z: sol.z,
-                info: Some(sol.status.as_str().to_string()),
-                path: Some(sol.path.to_string()),
-                error: None,
-            },
+            Ok(sol) => pivoting_outcome(sol.status, sol.pivots, sol.z, sol.path.to_string()),
             Err(e) => SolveOutcome::refused(e),
         }
     }
@@ -90,14 +95,10 @@ impl NamedSolver for Baraff {
 impl PreparedSolve for PreparedBaraff {
     fn solve(&mut self) -> SolveOutcome {
         match solve_baraff(&self.a, &self.q, &self.settings) {
-            Ok(sol) => SolveOutcome {
-                status: SolverStatus::from_lcp(sol.status),
-                iterations: Some(sol.pivots as u64),
-                z: sol.z,
-                info: Some(sol.status.as_str().to_string()),
-                path: Some(format!("baraff(refactorizations={})", sol.refactorizations)),
-                error: None,
-            },
+            Ok(sol) => {
+                let path = format!("baraff(refactorizations={})", sol.refactorizations);
+                pivoting_outcome(sol.status, sol.pivots, sol.z, path)
+            }
             Err(e) => SolveOutcome::refused(e),
         }
     }
