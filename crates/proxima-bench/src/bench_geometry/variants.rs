@@ -8,10 +8,10 @@ use proxima_geom::{Acceleration, Algorithm, Arithmetic, GjkSettings, QuerySettin
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Runner {
     /// `proxima_geom::distance` / `intersects` / `distance_tracked` with the variant's settings
-    /// ([`super::run_dispatch`]).
+    /// (`run_dispatch.rs`).
     Dispatch,
     /// DQP3 on facet forms built once, [`proxima_geom::dqp3::Dqp3Tracker`] for tracks
-    /// ([`super::run_dqp3`]).
+    /// (`run_dqp3.rs`).
     Dqp3,
 }
 
