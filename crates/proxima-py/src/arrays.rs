@@ -11,6 +11,7 @@
 use numpy::{
     PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
+use nalgebra::{Matrix3, Vector3};
 use proxima_geom::Pose;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -135,8 +136,8 @@ pub fn check_pose(m: &RawPose) -> Result<Pose, PoseError> {
     if bottom != [0.0, 0.0, 0.0, 1.0] {
         return Err(PoseError::BottomRow(bottom));
     }
-    Pose::new([[m[0], m[1], m[2]], [m[4], m[5], m[6]], [m[8], m[9], m[10]]], [m[3], m[7], m[11]])
-        .map_err(PoseError::Geom)
+    let rotation = Matrix3::new(m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]);
+    Pose::from_matrix(rotation, Vector3::new(m[3], m[7], m[11])).map_err(PoseError::Geom)
 }
 
 /// The message of a [`PoseError`] for row `i` of a batch argument.
@@ -156,16 +157,16 @@ pub fn pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Pose> {
 
 /// The 16 entries of one (4, 4) argument.
 pub fn raw_pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<RawPose> {
-    if let Ok(a) = obj.cast::<PyArray2<f64>>() {
-        let view = a.readonly();
-        let v = view.as_array();
-        if v.shape() == [4, 4] {
-            let mut m = [0.0; 16];
-            for (slot, x) in m.iter_mut().zip(v.iter()) {
-                *slot = *x;
-            }
-            return Ok(m);
+    // The fast path: a float64 (4, 4) array read element by element (any strides; no copy of
+    // the array, no borrow registration: the 16 values are copied at once, under the GIL).
+    if let Ok(a) = obj.cast::<PyArray2<f64>>()
+        && a.shape() == [4, 4]
+    {
+        let mut m = [0.0; 16];
+        for (k, slot) in m.iter_mut().enumerate() {
+            *slot = a.get_owned([k / 4, k % 4]).unwrap_or(f64::NAN);
         }
+        return Ok(m);
     }
     let a = float_array(obj, what)?;
     expect_shape(&a, &[Some(4), Some(4)], what)?;
