@@ -285,10 +285,16 @@ pub fn solve_lcp(
     settings.validate().map_err(lcp)?;
     let m = float_matrix(M, "M")?;
     let q = arrays::vector(q, None, "q")?;
+    // Some registry solvers do not compare len(q) with M (an empty q passes `baraff`, `psor`):
+    // the library's own error, raised here so that w = Mz + q is always defined.
+    if m.nrows() == m.ncols() && q.len() != m.nrows() {
+        return Err(lcp(RustLcpError::DimensionMismatch { what: "q", expected: m.nrows(), found: q.len() }));
+    }
     let outcome = py.detach(|| {
         catch(|| -> Result<_, RustLcpError> {
             let out = solver.prepare(&m, &q, &settings)?.solve();
-            let w = if out.z.len() == q.len() { w_of(&m, &q, &out.z) } else { Vec::new() };
+            let fits = out.z.len() == q.len() && (m.nrows(), m.ncols()) == (q.len(), q.len());
+            let w = if fits { w_of(&m, &q, &out.z) } else { Vec::new() };
             Ok((out, w))
         })
     })?;

@@ -83,7 +83,15 @@ pub fn float_matrix(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<CooMatrix<f6
         return Ok(coo);
     }
     let (rows, cols, data) = arrays::matrix(obj, None, what)?;
-    CooMatrix::from_dense(rows, cols, &data).ok_or_else(|| invalid(format!("{what}: too large")))
+    // Every entry that is not exactly 0 — NaN and ±∞ included, for the solver's own check to
+    // reject (`CooMatrix::from_dense` drops NaN: `Field::is_zero` holds for it).
+    let entries = data
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0.0)
+        .map(|(k, v)| (k / cols.max(1), k % cols.max(1), *v))
+        .collect();
+    CooMatrix::new(rows, cols, entries).map_err(|e| lcp(format!("{what}: {e}")))
 }
 
 /// An exact matrix, row-major, with its shape.
