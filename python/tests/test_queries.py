@@ -135,8 +135,10 @@ def test_every_pair_symmetric_bracketed_and_invariant_under_rigid_motions(rng):
                 assert r.signed_distance == s.signed_distance
                 if r.point_a is not None:
                     assert np.array_equal(r.point_a, s.point_b) and np.array_equal(r.point_b, s.point_a)
-                assert 0.0 <= r.lower <= r.distance <= r.upper
-                assert r.signed_lower <= r.signed_distance <= r.signed_upper
+                # Bounds are f64 values; round-off of order 1e-16 x scale is not accounted for
+                # (proxima_geom::query docs), hence the 1e-15 slack (scale ~ 1 here).
+                assert 0.0 <= r.lower <= r.distance + 1e-15 and r.distance <= r.upper + 1e-15
+                assert r.signed_lower - 1e-15 <= r.signed_distance <= r.signed_upper + 1e-15
                 # Same scene moved as a whole: the same distance to the certificate's accuracy.
                 G = random_pose(rng, 2.0)
                 m = proxima.distance(a, G @ Ta, b, G @ Tb)

@@ -8,10 +8,11 @@
 //! shape expected and the shape found. Values are not checked here: the library's constructors
 //! and [`proxima_geom::Pose`] reject NaN/∞ with their own messages.
 
-use numpy::{
-    PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
-};
 use nalgebra::{Matrix3, Vector3};
+use numpy::{
+    PyArray1, PyArray2, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use proxima_geom::Pose;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -62,12 +63,14 @@ fn shape_text(shape: &[usize]) -> String {
 /// Checks `array.shape == expected` (`None` = any size on that axis).
 fn expect_shape(array: &Bound<'_, PyArrayDyn<f64>>, expected: &[Option<usize>], what: &str) -> PyResult<()> {
     let shape = array.shape();
-    let ok = shape.len() == expected.len() && shape.iter().zip(expected).all(|(s, e)| e.is_none_or(|e| *s == e));
+    let ok =
+        shape.len() == expected.len() && shape.iter().zip(expected).all(|(s, e)| e.is_none_or(|e| *s == e));
     if ok {
         return Ok(());
     }
     let wanted: Vec<String> = expected.iter().map(|e| e.map_or("n".to_string(), |v| v.to_string())).collect();
-    let wanted = if wanted.len() == 1 { format!("({},)", wanted[0]) } else { format!("({})", wanted.join(", ")) };
+    let wanted =
+        if wanted.len() == 1 { format!("({},)", wanted[0]) } else { format!("({})", wanted.join(", ")) };
     Err(invalid(format!("{what}: expected an array of shape {wanted}, got shape {}", shape_text(shape))))
 }
 
@@ -114,9 +117,9 @@ pub type RawPose = [f64; 16];
 /// never re-orthonormalized, as [`Pose::new`] does).
 pub fn pose_from_raw(m: &RawPose, what: &str) -> PyResult<Pose> {
     check_pose(m).map_err(|e| match e {
-        PoseError::BottomRow(row) => invalid(format!(
-            "{what}: the bottom row of a homogeneous pose must be [0, 0, 0, 1], got {row:?}"
-        )),
+        PoseError::BottomRow(row) => {
+            invalid(format!("{what}: the bottom row of a homogeneous pose must be [0, 0, 0, 1], got {row:?}"))
+        }
         PoseError::Geom(e) => geom_at(what, e),
     })
 }
@@ -161,11 +164,10 @@ pub fn raw_pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<RawPose> {
     // the array, no borrow registration: the 16 values are copied at once, under the GIL).
     if let Ok(a) = obj.cast::<PyArray2<f64>>()
         && a.shape() == [4, 4]
+        && let Ok(v) = a.to_vec()
     {
         let mut m = [0.0; 16];
-        for (k, slot) in m.iter_mut().enumerate() {
-            *slot = a.get_owned([k / 4, k % 4]).unwrap_or(f64::NAN);
-        }
+        m.copy_from_slice(&v);
         return Ok(m);
     }
     let a = float_array(obj, what)?;
@@ -176,34 +178,6 @@ pub fn raw_pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<RawPose> {
         *slot = *x;
     }
     Ok(m)
-}
-
-/// A batch of poses: an (N, 4, 4) array (`Some` rows) or one (4, 4) pose (`None` length: it
-/// broadcasts against the other argument).
-pub fn raw_poses(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<RawPose>, bool)> {
-    let a = float_array(obj, what)?;
-    match a.shape() {
-        [4, 4] | [_, 4, 4] => {
-            let view = a.readonly();
-            let v = view.as_array();
-            let n = if v.ndim() == 2 { 1 } else { v.shape()[0] };
-            let mut out = vec![[0.0; 16]; n];
-            if let Ok(flat) = view.as_slice() {
-                for (row, chunk) in out.iter_mut().zip(flat.chunks_exact(16)) {
-                    row.copy_from_slice(chunk);
-                }
-            } else {
-                for (k, x) in v.iter().enumerate() {
-                    out[k / 16][k % 16] = *x;
-                }
-            }
-            Ok((out, a.ndim() == 2))
-        }
-        other => Err(invalid(format!(
-            "{what}: expected an array of shape (N, 4, 4) or (4, 4), got shape {}",
-            shape_text(other)
-        ))),
-    }
 }
 
 /// A (3,) float64 array.

@@ -6,14 +6,14 @@
 //! thread could write to them meanwhile) and checked row by row off the GIL; the first bad
 //! row (lowest index) is reported as `Ta[i]: ...`. A broadcast (4, 4) pose is checked once.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyFixedUnicode, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyFixedUnicode, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use proxima_geom::{GeomError as RustGeomError, Pose};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::arrays::{self, PoseError, RawPose, check_pose, pose_error_text};
 use crate::errors::{GeomError, InternalError, catch, invalid};
-use crate::parallel::{map_rows, thread_count};
+use crate::parallel::{FirstFailure, Rows, fill, thread_count};
 use crate::query::{Answer, normal_of, query, status_name, witnesses};
 use crate::settings::CallSettings;
 use crate::shapes::PyShape;
@@ -30,29 +30,52 @@ fn status_text(name: &str) -> Status {
     PyFixedUnicode(chars)
 }
 
-/// The poses of one argument: per row, or one for every row.
-enum Poses {
-    Rows(Vec<RawPose>),
+/// The poses of one argument: rows read in place from a C-contiguous float64 array (the
+/// common case: no copy), rows copied from any other layout, or one pose for every row.
+enum PoseRows<'a> {
+    InPlace(&'a [f64]),
+    Copied(Vec<f64>),
     One(Pose),
 }
 
-impl Poses {
-    fn read(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
-        let (raw, broadcast) = arrays::raw_poses(obj, what)?;
-        if broadcast { Ok(Poses::One(arrays::pose_from_raw(&raw[0], what)?)) } else { Ok(Poses::Rows(raw)) }
+impl<'a> PoseRows<'a> {
+    fn new(view: &'a PyReadonlyArrayDyn<'_, f64>, what: &str) -> PyResult<Self> {
+        match *view.shape() {
+            [4, 4] => {
+                let mut m: RawPose = [0.0; 16];
+                for (slot, x) in m.iter_mut().zip(view.as_array().iter()) {
+                    *slot = *x;
+                }
+                Ok(PoseRows::One(arrays::pose_from_raw(&m, what)?))
+            }
+            [_, 4, 4] => Ok(match view.as_slice() {
+                Ok(flat) => PoseRows::InPlace(flat),
+                Err(_) => PoseRows::Copied(view.as_array().iter().copied().collect()),
+            }),
+            ref other => Err(invalid(format!(
+                "{what}: expected an array of shape (N, 4, 4) or (4, 4), got shape {other:?}"
+            ))),
+        }
     }
 
     fn rows(&self) -> Option<usize> {
         match self {
-            Poses::Rows(r) => Some(r.len()),
-            Poses::One(_) => None,
+            PoseRows::InPlace(flat) => Some(flat.len() / 16),
+            PoseRows::Copied(flat) => Some(flat.len() / 16),
+            PoseRows::One(_) => None,
         }
     }
 
     fn at(&self, i: usize) -> Result<Pose, PoseError> {
+        let raw = |flat: &[f64]| {
+            let mut m: RawPose = [0.0; 16];
+            m.copy_from_slice(&flat[16 * i..16 * i + 16]);
+            check_pose(&m)
+        };
         match self {
-            Poses::Rows(r) => check_pose(&r[i]),
-            Poses::One(p) => Ok(*p),
+            PoseRows::InPlace(flat) => raw(flat),
+            PoseRows::Copied(flat) => raw(flat),
+            PoseRows::One(p) => Ok(*p),
         }
     }
 }
@@ -65,13 +88,62 @@ enum RowError {
 }
 
 /// The number of rows of two pose arguments.
-fn row_count(ta: &Poses, tb: &Poses) -> PyResult<usize> {
+fn row_count(ta: &PoseRows<'_>, tb: &PoseRows<'_>) -> PyResult<usize> {
     match (ta.rows(), tb.rows()) {
-        (Some(n), Some(m)) if n != m => {
-            Err(invalid(format!("Ta has {n} poses but Tb has {m}: give N of each, or one (4, 4) pose to broadcast")))
-        }
+        (Some(n), Some(m)) if n != m => Err(invalid(format!(
+            "Ta has {n} poses but Tb has {m}: give N of each, or one (4, 4) pose to broadcast"
+        ))),
         (Some(n), _) | (None, Some(n)) => Ok(n),
         (None, None) => Ok(1),
+    }
+}
+
+/// The output arrays of a batch, borrowed mutably for filling off the GIL (fresh arrays no
+/// Python code has seen yet).
+struct Columns<'a> {
+    values: [&'a mut [f64]; 6],
+    points: [&'a mut [f64]; 3],
+    status: &'a mut [Status],
+}
+
+impl Rows for Columns<'_> {
+    fn len(&self) -> usize {
+        self.status.len()
+    }
+
+    fn split_at(self, k: usize) -> (Self, Self) {
+        let Columns { values, points, status } = self;
+        let (s0, s1) = status.split_at_mut(k);
+        let [v0, v1, v2, v3, v4, v5] = values.map(|v| v.split_at_mut(k));
+        let [p0, p1, p2] = points.map(|p| p.split_at_mut(3 * k));
+        (
+            Columns { values: [v0.0, v1.0, v2.0, v3.0, v4.0, v5.0], points: [p0.0, p1.0, p2.0], status: s0 },
+            Columns { values: [v0.1, v1.1, v2.1, v3.1, v4.1, v5.1], points: [p0.1, p1.1, p2.1], status: s1 },
+        )
+    }
+}
+
+impl Columns<'_> {
+    /// Writes answer `a` into local row `j`.
+    fn write(&mut self, j: usize, a: &Answer) {
+        let r = &a.result;
+        let values = [
+            a.result.distance(),
+            a.signed,
+            r.certificate.lower,
+            r.certificate.upper,
+            a.signed_lower,
+            a.signed_upper,
+        ];
+        for (column, v) in self.values.iter_mut().zip(values) {
+            column[j] = v;
+        }
+        let w = witnesses(&r.proximity);
+        let points = [w.map(|w| w.0), w.map(|w| w.1), normal_of(&r.proximity)];
+        for (column, p) in self.points.iter_mut().zip(points) {
+            column[3 * j..3 * j + 3].copy_from_slice(&p.unwrap_or([f64::NAN; 3]));
+        }
+        self.status[j] = status_text(status_name(&r.proximity));
     }
 }
 
@@ -134,30 +206,6 @@ fn frozen<'py, T>(a: Bound<'py, T>) -> PyResult<Bound<'py, T>> {
 }
 
 impl PyDistanceBatch {
-    fn from_answers(py: Python<'_>, answers: &[Answer]) -> PyResult<Self> {
-        let n = answers.len();
-        let col = |f: &dyn Fn(&Answer) -> f64| -> PyResult<Py<PyArray1<f64>>> {
-            Ok(frozen(PyArray1::from_vec(py, answers.iter().map(f).collect()))?.unbind())
-        };
-        let rows = |f: &dyn Fn(&Answer) -> Option<[f64; 3]>| -> PyResult<Py<PyArray2<f64>>> {
-            let flat: Vec<f64> = answers.iter().flat_map(|a| f(a).unwrap_or([f64::NAN; 3])).collect();
-            Ok(frozen(PyArray1::from_vec(py, flat).reshape([n, 3])?)?.unbind())
-        };
-        let status: Vec<Status> = answers.iter().map(|a| status_text(status_name(&a.result.proximity))).collect();
-        Ok(PyDistanceBatch {
-            distance: col(&|a| a.result.distance())?,
-            signed_distance: col(&|a| a.signed)?,
-            lower: col(&|a| a.result.certificate.lower)?,
-            upper: col(&|a| a.result.certificate.upper)?,
-            signed_lower: col(&|a| a.signed_lower)?,
-            signed_upper: col(&|a| a.signed_upper)?,
-            point_a: rows(&|a| witnesses(&a.result.proximity).map(|w| w.0))?,
-            point_b: rows(&|a| witnesses(&a.result.proximity).map(|w| w.1))?,
-            normal: rows(&|a| normal_of(&a.result.proximity))?,
-            status: frozen(PyArray1::from_vec(py, status))?.unbind(),
-        })
-    }
-
     fn arrays<'py>(&self, py: Python<'py>) -> [Bound<'py, PyAny>; 10] {
         [
             self.distance.bind(py).clone().into_any(),
@@ -262,30 +310,75 @@ pub fn distance_batch(
 ) -> PyResult<PyDistanceBatch> {
     let settings = CallSettings::new(settings)?;
     let threads = thread_count(threads)?;
-    let (ta, tb) = (Poses::read(Ta, "Ta")?, Poses::read(Tb, "Tb")?);
+    let (ta_array, tb_array) = (arrays::float_array(Ta, "Ta")?, arrays::float_array(Tb, "Tb")?);
+    let (ta_view, tb_view) = (ta_array.readonly(), tb_array.readonly());
+    let (ta, tb) = (PoseRows::new(&ta_view, "Ta")?, PoseRows::new(&tb_view, "Tb")?);
     let n = row_count(&ta, &tb)?;
     let (sa, sb) = (&a.get().shape, &b.get().shape);
     let settings = settings.get();
-    let rows = py.detach(|| {
-        catch(|| {
-            map_rows(n, threads, |i| {
-                let pa = ta.at(i).map_err(RowError::PoseA)?;
-                let pb = tb.at(i).map_err(RowError::PoseB)?;
-                query(sa, &pa, sb, &pb, settings).map_err(RowError::Query)
-            })
-        })
-    })?;
-    let rows = rows.map_err(InternalError::new_err)?;
-    let mut answers = Vec::with_capacity(n);
-    for (i, row) in rows.into_iter().enumerate() {
-        match row {
-            Ok(answer) => answers.push(answer),
-            Err(RowError::PoseA(e)) => return Err(pose_error(&e, "Ta", i)),
-            Err(RowError::PoseB(e)) => return Err(pose_error(&e, "Tb", i)),
-            Err(RowError::Query(e)) => return Err(GeomError::new_err(format!("row {i}: {e}"))),
+
+    let values: [Bound<'_, PyArray1<f64>>; 6] = std::array::from_fn(|_| PyArray1::zeros(py, n, false));
+    let points: [Bound<'_, PyArray2<f64>>; 3] = std::array::from_fn(|_| PyArray2::zeros(py, [n, 3], false));
+    let status = PyArray1::<Status>::zeros(py, n, false);
+    {
+        let mut value_views = values.each_ref().map(|a| a.readwrite());
+        let mut point_views = points.each_ref().map(|a| a.readwrite());
+        let mut status_view = status.readwrite();
+        let slices = |e| InternalError::new_err(format!("output array: {e}"));
+        let [v0, v1, v2, v3, v4, v5] = &mut value_views;
+        let [p0, p1, p2] = &mut point_views;
+        let columns = Columns {
+            values: [
+                v0.as_slice_mut().map_err(slices)?,
+                v1.as_slice_mut().map_err(slices)?,
+                v2.as_slice_mut().map_err(slices)?,
+                v3.as_slice_mut().map_err(slices)?,
+                v4.as_slice_mut().map_err(slices)?,
+                v5.as_slice_mut().map_err(slices)?,
+            ],
+            points: [
+                p0.as_slice_mut().map_err(slices)?,
+                p1.as_slice_mut().map_err(slices)?,
+                p2.as_slice_mut().map_err(slices)?,
+            ],
+            status: status_view.as_slice_mut().map_err(slices)?,
+        };
+        let failure = FirstFailure::new();
+        let leaf = |offset: usize, mut part: Columns<'_>| {
+            for j in 0..part.len() {
+                let i = offset + j;
+                let row = ta.at(i).map_err(RowError::PoseA).and_then(|pa| {
+                    let pb = tb.at(i).map_err(RowError::PoseB)?;
+                    query(sa, &pa, sb, &pb, settings).map_err(RowError::Query)
+                });
+                match row {
+                    Ok(answer) => part.write(j, &answer),
+                    Err(e) => failure.record(i, e),
+                }
+            }
+        };
+        py.detach(|| catch(|| fill(columns, threads, &leaf)))?.map_err(InternalError::new_err)?;
+        match failure.into_inner() {
+            None => {}
+            Some((i, RowError::PoseA(e))) => return Err(pose_error(&e, "Ta", i)),
+            Some((i, RowError::PoseB(e))) => return Err(pose_error(&e, "Tb", i)),
+            Some((i, RowError::Query(e))) => return Err(GeomError::new_err(format!("row {i}: {e}"))),
         }
     }
-    PyDistanceBatch::from_answers(py, &answers)
+    let [d, sd, lo, up, slo, sup] = values;
+    let [pa, pb, nn] = points;
+    Ok(PyDistanceBatch {
+        distance: frozen(d)?.unbind(),
+        signed_distance: frozen(sd)?.unbind(),
+        lower: frozen(lo)?.unbind(),
+        upper: frozen(up)?.unbind(),
+        signed_lower: frozen(slo)?.unbind(),
+        signed_upper: frozen(sup)?.unbind(),
+        point_a: frozen(pa)?.unbind(),
+        point_b: frozen(pb)?.unbind(),
+        normal: frozen(nn)?.unbind(),
+        status: frozen(status)?.unbind(),
+    })
 }
 
 fn pose_error(e: &PoseError, what: &str, i: usize) -> PyErr {

@@ -247,7 +247,13 @@ type Exact<'py> = Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>;
 #[allow(clippy::type_complexity)]
 pub fn lcp_result_from_state<'py>(
     py: Python<'py>,
-    state: (Vec<f64>, Vec<f64>, (String, Option<String>, Option<u64>, String, Option<String>), [f64; 4], Exact<'py>),
+    state: (
+        Vec<f64>,
+        Vec<f64>,
+        (String, Option<String>, Option<u64>, String, Option<String>),
+        [f64; 4],
+        Exact<'py>,
+    ),
 ) -> PyResult<PyLcpResult> {
     let (z, w, (status, info, iterations, method, path), residual, exact) = state;
     let exact = match exact {
@@ -274,7 +280,9 @@ pub fn solve_lcp(
     let max_iter = pivot_limit(max_iter)?;
     if exact {
         if method != "lemke" {
-            return Err(invalid(format!("exact=True needs method=\"lemke\" (method {method:?} runs in f64)")));
+            return Err(invalid(format!(
+                "exact=True needs method=\"lemke\" (method {method:?} runs in f64)"
+            )));
         }
         return solve_exact(py, M, q, max_iter);
     }
@@ -356,7 +364,12 @@ fn solve_exact(
             status: SolverStatus::from_lcp(sol.status).as_str().to_string(),
             info: Some(sol.status.as_str().to_string()),
             iterations: Some(sol.pivots as u64),
-            residual: [r.min_map_inf.to_f64(), r.complementarity.to_f64(), r.min_z.to_f64(), r.min_w.to_f64()],
+            residual: [
+                r.min_map_inf.to_f64(),
+                r.complementarity.to_f64(),
+                r.min_z.to_f64(),
+                r.min_w.to_f64(),
+            ],
             method: "lemke".to_string(),
             path: Some(sol.path.to_string()),
             exact: Some((sol.z, sol.w)),

@@ -33,9 +33,7 @@ pub fn pose<'py>(
             let q = arrays::vector(q, Some(4), "quaternion_wxyz")?;
             let norm = q.iter().map(|v| v * v).sum::<f64>().sqrt();
             if !(norm.is_finite() && norm > 0.0) {
-                return Err(invalid(format!(
-                    "quaternion_wxyz: must be finite and non-zero, got {q:?}"
-                )));
+                return Err(invalid(format!("quaternion_wxyz: must be finite and non-zero, got {q:?}")));
             }
             UnitQuaternion::from_quaternion(Quaternion::new(q[0], q[1], q[2], q[3]))
         }

@@ -57,13 +57,23 @@ impl<T: Field> QpData<T> {
         let mut qp = ConvexQp::new(h, self.c, self.constant).map_err(lcp)?;
         if let Some(((r, cols, a), b)) = self.inequalities {
             if (r, cols) != (b.len(), n) {
-                return Err(shape_error("A", format!("({}, {n}) for len(b) = {}", b.len(), b.len()), r, cols));
+                return Err(shape_error(
+                    "A",
+                    format!("({}, {n}) for len(b) = {}", b.len(), b.len()),
+                    r,
+                    cols,
+                ));
             }
             qp = qp.with_inequalities(a, b).map_err(lcp)?;
         }
         if let Some(((r, cols, a), b)) = self.equalities {
             if (r, cols) != (b.len(), n) {
-                return Err(shape_error("A_eq", format!("({}, {n}) for len(b_eq) = {}", b.len(), b.len()), r, cols));
+                return Err(shape_error(
+                    "A_eq",
+                    format!("({}, {n}) for len(b_eq) = {}", b.len(), b.len()),
+                    r,
+                    cols,
+                ));
             }
             qp = qp.with_equalities(a, b).map_err(lcp)?;
         }
@@ -127,7 +137,11 @@ fn floats<T: Field>(v: &[T]) -> Vec<f64> {
 }
 
 impl PyQpResult {
-    fn new<T: Field>(py: Python<'_>, sol: &QpSolution<T>, exact: Option<(Vec<Rational>, Rational)>) -> PyResult<Self> {
+    fn new<T: Field>(
+        py: Python<'_>,
+        sol: &QpSolution<T>,
+        exact: Option<(Vec<Rational>, Rational)>,
+    ) -> PyResult<Self> {
         let x = floats(&sol.x);
         let m = &sol.multipliers;
         let values = [floats(&m.bounds), floats(&m.inequalities), floats(&m.equalities)];
@@ -136,7 +150,11 @@ impl PyQpResult {
             x,
             objective: sol.objective.to_f64(),
             status: sol.status.as_str().to_string(),
-            multipliers: [readonly_array(py, &values[0])?, readonly_array(py, &values[1])?, readonly_array(py, &values[2])?],
+            multipliers: [
+                readonly_array(py, &values[0])?,
+                readonly_array(py, &values[1])?,
+                readonly_array(py, &values[2])?,
+            ],
             multiplier_values: values,
             lcp_status: sol.lcp.status.as_str().to_string(),
             pivots: sol.lcp.pivots,
@@ -283,7 +301,11 @@ pub fn qp_result_from_state<'py>(
         x,
         objective,
         status,
-        multipliers: [readonly_array(py, &values[0])?, readonly_array(py, &values[1])?, readonly_array(py, &values[2])?],
+        multipliers: [
+            readonly_array(py, &values[0])?,
+            readonly_array(py, &values[1])?,
+            readonly_array(py, &values[2])?,
+        ],
         multiplier_values: values,
         lcp_status,
         pivots,
@@ -356,7 +378,9 @@ pub fn solve_qp(
             .map(|(a, b)| Ok::<_, PyErr>((arrays::matrix(a, None, "A")?, arrays::vector(b, None, "b")?)))
             .transpose()?,
         equalities: equalities
-            .map(|(a, b)| Ok::<_, PyErr>((arrays::matrix(a, None, "A_eq")?, arrays::vector(b, None, "b_eq")?)))
+            .map(|(a, b)| {
+                Ok::<_, PyErr>((arrays::matrix(a, None, "A_eq")?, arrays::vector(b, None, "b_eq")?))
+            })
             .transpose()?,
         free,
         c,

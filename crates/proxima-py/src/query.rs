@@ -56,7 +56,9 @@ fn signed_of(r: &DistanceResult) -> Option<Answer> {
         Proximity::Separated { distance, .. } if r.certificate.lower > 0.0 => {
             Some(Answer::from_signed(distance, r.certificate, *r))
         }
-        Proximity::Touching { .. } => Some(Answer::from_signed(0.0, Certificate { lower: 0.0, upper: 0.0 }, *r)),
+        Proximity::Touching { .. } => {
+            Some(Answer::from_signed(0.0, Certificate { lower: 0.0, upper: 0.0 }, *r))
+        }
         _ => None,
     }
 }
@@ -96,7 +98,13 @@ pub fn complete(
 }
 
 /// One cold query with its signed distance.
-pub fn query(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, settings: &QuerySettings) -> Result<Answer, RustGeomError> {
+pub fn query(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<Answer, RustGeomError> {
     if settings.penetration_depth {
         let sd = proxima_geom::signed_distance(a, pa, b, pb, settings)?;
         return Ok(Answer::from_signed(sd.value, sd.certificate, sd.result));
@@ -374,7 +382,8 @@ pub fn distance_result_from_state(state: ResultState) -> PyResult<PyDistanceResu
         ("intersecting", a, _, _) => Proximity::Intersecting { point: a.map(point), depth },
         _ => return Err(invalid(format!("not a DistanceResult state: status {status:?}"))),
     };
-    let algorithm = algorithm_named(&algorithm).ok_or_else(|| invalid(format!("unknown algorithm {algorithm:?}")))?;
+    let algorithm =
+        algorithm_named(&algorithm).ok_or_else(|| invalid(format!("unknown algorithm {algorithm:?}")))?;
     Ok(PyDistanceResult {
         proximity,
         certificate: Certificate { lower, upper },
@@ -402,7 +411,9 @@ pub fn distance(
     let settings = CallSettings::new(settings)?;
     let (pa, pb) = (arrays::pose(Ta, "Ta")?, arrays::pose(Tb, "Tb")?);
     guard(|| {
-        query(&a.get().shape, &pa, &b.get().shape, &pb, settings.get()).map(PyDistanceResult::from).map_err(geom)
+        query(&a.get().shape, &pa, &b.get().shape, &pb, settings.get())
+            .map(PyDistanceResult::from)
+            .map_err(geom)
     })
 }
 
@@ -447,7 +458,9 @@ pub fn intersects(
     guard(|| match proxima_geom::intersects(&a.get().shape, &pa, &b.get().shape, &pb, settings.get()) {
         Ok(Intersection::Intersecting { .. }) => Ok(true),
         Ok(Intersection::Separated { .. }) => Ok(false),
-        Ok(Intersection::Undecided { reason }) => Err(UndecidedError::new_err(format!("no verdict: {reason}"))),
+        Ok(Intersection::Undecided { reason }) => {
+            Err(UndecidedError::new_err(format!("no verdict: {reason}")))
+        }
         Err(e) => Err(geom(e)),
     })
 }

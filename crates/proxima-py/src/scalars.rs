@@ -50,7 +50,8 @@ pub fn rational(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Rational> {
 /// `fractions.Fraction(value)`.
 pub fn fraction<'py>(py: Python<'py>, value: &Rational) -> PyResult<Bound<'py, PyAny>> {
     static FRACTION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let class = FRACTION.get_or_try_init(py, || Ok::<_, PyErr>(py.import("fractions")?.getattr("Fraction")?.unbind()))?;
+    let class = FRACTION
+        .get_or_try_init(py, || Ok::<_, PyErr>(py.import("fractions")?.getattr("Fraction")?.unbind()))?;
     class.bind(py).call1((value.numer().clone(), value.denom().clone()))
 }
 
@@ -73,7 +74,8 @@ fn sparse_coo(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<CooMatrix<f
     let rows = arrays::vector(&coo.getattr("row")?, None, what)?;
     let cols = arrays::vector(&coo.getattr("col")?, None, what)?;
     let data = arrays::vector(&coo.getattr("data")?, None, what)?;
-    let entries = rows.iter().zip(&cols).zip(&data).map(|((i, j), v)| (*i as usize, *j as usize, *v)).collect();
+    let entries =
+        rows.iter().zip(&cols).zip(&data).map(|((i, j), v)| (*i as usize, *j as usize, *v)).collect();
     CooMatrix::new(nrows, ncols, entries).map(Some).map_err(|e| lcp(format!("{what}: {e}")))
 }
 
@@ -98,7 +100,8 @@ pub fn float_matrix(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<CooMatrix<f6
 pub fn rational_matrix(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(usize, usize, Vec<Rational>)> {
     if let Some(coo) = sparse_coo(obj, what)? {
         let (n, m) = (coo.nrows(), coo.ncols());
-        let mut dense = vec![Rational::default(); n.checked_mul(m).ok_or_else(|| invalid(format!("{what}: too large")))?];
+        let mut dense =
+            vec![Rational::default(); n.checked_mul(m).ok_or_else(|| invalid(format!("{what}: too large")))?];
         for (i, j, v) in coo.entries() {
             dense[i * m + j] = exact_float(*v, what)?;
         }
@@ -142,7 +145,10 @@ fn nested<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, P
         }
         let kind = array.dtype().kind();
         if !matches!(kind, b'f' | b'i' | b'u' | b'O' | b'U') {
-            return Err(invalid(format!("{what}: expected numbers, got an array of dtype {}", array.dtype())));
+            return Err(invalid(format!(
+                "{what}: expected numbers, got an array of dtype {}",
+                array.dtype()
+            )));
         }
         let list = obj.call_method0("tolist")?;
         return Ok(list.try_iter()?.collect::<PyResult<Vec<_>>>()?);
@@ -152,6 +158,8 @@ fn nested<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, P
     }
     match obj.try_iter() {
         Ok(items) => items.collect(),
-        Err(_) => Err(invalid(format!("{what}: expected a sequence of numbers, got {}", obj.get_type().name()?))),
+        Err(_) => {
+            Err(invalid(format!("{what}: expected a sequence of numbers, got {}", obj.get_type().name()?)))
+        }
     }
 }

@@ -76,7 +76,8 @@ pub fn from_kwargs(kwargs: &Bound<'_, PyDict>) -> PyResult<QuerySettings> {
             "gap_tolerance" => s.gap_tolerance = number(&value, &key)?,
             "touching_tolerance" => s.touching_tolerance = number(&value, &key)?,
             "penetration_depth" => {
-                s.penetration_depth = value.extract().map_err(|_| invalid(format!("{key}: must be a bool")))?
+                s.penetration_depth =
+                    value.extract().map_err(|_| invalid(format!("{key}: must be a bool")))?
             }
             "gjk_max_iterations" => {
                 s.gjk.max_iterations = value
@@ -85,7 +86,8 @@ pub fn from_kwargs(kwargs: &Bound<'_, PyDict>) -> PyResult<QuerySettings> {
             }
             "gjk_tolerance" => s.gjk.tolerance = number(&value, &key)?,
             "gjk_acceleration" => {
-                let options: Vec<(Acceleration, &str)> = ACCELERATIONS.iter().map(|a| (*a, a.as_str())).collect();
+                let options: Vec<(Acceleration, &str)> =
+                    ACCELERATIONS.iter().map(|a| (*a, a.as_str())).collect();
                 s.gjk.acceleration = choose(&value, &key, &options)?;
             }
             other => {

@@ -14,9 +14,9 @@
 use std::hash::{Hash, Hasher};
 
 use numpy::PyArray2;
+use numpy::PyArrayMethods;
 use proxima_geom::shape::{ConvexPolytope, Polyhedron, ShapeSpec};
 use proxima_geom::{GeomError as RustGeomError, Shape};
-use numpy::PyArrayMethods;
 use pyo3::prelude::*;
 use pyo3::types::{PyTuple, PyType};
 
@@ -177,7 +177,10 @@ fn faces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<[usize; 3]>> {
             Err(invalid(format!("faces[{i}][{k}]: must be a vertex index (an integer >= 0), got {x}")))
         }
     };
-    rows.iter().enumerate().map(|(i, r)| Ok([index(r[0], i, 0)?, index(r[1], i, 1)?, index(r[2], i, 2)?])).collect()
+    rows.iter()
+        .enumerate()
+        .map(|(i, r)| Ok([index(r[0], i, 0)?, index(r[1], i, 1)?, index(r[2], i, 2)?]))
+        .collect()
 }
 
 /// The description of a subclass instance (every subclass extends [`PyShape`]).
@@ -343,9 +346,16 @@ pub struct PyTriangle;
 #[pymethods]
 impl PyTriangle {
     #[new]
-    fn new(p0: &Bound<'_, PyAny>, p1: &Bound<'_, PyAny>, p2: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
-        let vertices =
-            [arrays::vec3(p0, "Triangle: p0")?, arrays::vec3(p1, "Triangle: p1")?, arrays::vec3(p2, "Triangle: p2")?];
+    fn new(
+        p0: &Bound<'_, PyAny>,
+        p1: &Bound<'_, PyAny>,
+        p2: &Bound<'_, PyAny>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let vertices = [
+            arrays::vec3(p0, "Triangle: p0")?,
+            arrays::vec3(p1, "Triangle: p1")?,
+            arrays::vec3(p2, "Triangle: p2")?,
+        ];
         Ok(PyClassInitializer::from(from_spec(ShapeSpec::Triangle { vertices })?).add_subclass(PyTriangle))
     }
 
@@ -365,7 +375,10 @@ pub struct PyConvexHull;
 impl PyConvexHull {
     #[new]
     #[pyo3(signature = (vertices, faces=None))]
-    fn new(vertices: &Bound<'_, PyAny>, faces: Option<&Bound<'_, PyAny>>) -> PyResult<PyClassInitializer<Self>> {
+    fn new(
+        vertices: &Bound<'_, PyAny>,
+        faces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyClassInitializer<Self>> {
         let vertices = arrays::points(vertices, "ConvexHull: vertices")?;
         let faces = faces.map(faces_arg).transpose()?;
         let hull_wanted = faces.is_none() && vertices.len() >= 4;

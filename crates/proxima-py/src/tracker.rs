@@ -84,7 +84,9 @@ impl PyTracker {
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(o) = other.cast::<PyTracker>() else { return Ok(false) };
         let o = o.try_borrow()?;
-        Ok(self.settings == o.settings && self.a.bind(py).eq(o.a.bind(py))? && self.b.bind(py).eq(o.b.bind(py))?)
+        Ok(self.settings == o.settings
+            && self.a.bind(py).eq(o.a.bind(py))?
+            && self.b.bind(py).eq(o.b.bind(py))?)
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -102,6 +104,10 @@ impl PyTracker {
 /// Rebuilds a pickled `Tracker` (not for direct use).
 #[pyfunction]
 #[pyo3(name = "_tracker")]
-pub fn tracker_from_state(a: Py<PyShape>, b: Py<PyShape>, settings: &Bound<'_, PyDict>) -> PyResult<PyTracker> {
+pub fn tracker_from_state(
+    a: Py<PyShape>,
+    b: Py<PyShape>,
+    settings: &Bound<'_, PyDict>,
+) -> PyResult<PyTracker> {
     Ok(PyTracker { a, b, settings: from_kwargs(settings)?, cache: GjkCache::default(), queries: 0 })
 }
