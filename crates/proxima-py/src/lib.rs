@@ -9,13 +9,13 @@
 //!
 //! | module | Python |
 //! |---|---|
-//! | [`shapes`] | `Shape`, `Box`, `Sphere`, `Capsule`, `Cylinder`, `Cone`, `Ellipsoid`, `ConvexHull`, `Triangle`, `Polyhedron` |
-//! | [`pose`] | `pose(translation, quaternion_wxyz)` → 4×4 |
-//! | [`query`] | `distance`, `signed_distance`, `intersects`, `DistanceResult` |
-//! | [`batch`] | `distance_batch` (GIL released, rayon, input order), `DistanceBatch` |
-//! | [`tracker`] | `Tracker` (warm-started pair) |
-//! | [`lcp`], [`qp`] | `solve_lcp`, `LcpResult`, `solve_qp`, `QpResult` |
-//! | [`errors`] | `ProximaError` (a `ValueError`), `GeomError`, `LcpError`, `UndecidedError`, `InternalError` |
+//! | `shapes` | `Shape`, `Box`, `Sphere`, `Capsule`, `Cylinder`, `Cone`, `Ellipsoid`, `ConvexHull`, `Triangle`, `Polyhedron` |
+//! | `pose` | `pose(translation, quaternion_wxyz)` → 4×4 |
+//! | `query` | `distance`, `signed_distance`, `intersects`, `DistanceResult` |
+//! | `batch` | `distance_batch` (GIL released, rayon, input order), `DistanceBatch` |
+//! | `tracker` | `Tracker` (warm-started pair) |
+//! | `lcp`, `qp` | `solve_lcp`, `LcpResult`, `solve_qp`, `QpResult` |
+//! | `errors` | `ProximaError` (a `ValueError`), `GeomError`, `LcpError`, `UndecidedError`, `InternalError` |
 //!
 //! Edge cases handled at the boundary: arrays of the wrong shape or dtype (bool, complex,
 //! strings, objects) raise `ProximaError` naming the argument; NaN/∞, non-rotations and
@@ -25,6 +25,8 @@
 //! The extension is built by maturin from `python/pyproject.toml` (`pip install ./python`);
 //! its tests are the pytest suite in `python/tests` (the crate has no Rust test harness: the
 //! module needs the interpreter that loads it).
+
+#![deny(missing_docs)]
 
 mod arrays;
 mod batch;

@@ -65,7 +65,10 @@ fn signed_of(r: &DistanceResult) -> Option<Answer> {
 
 /// The answer for `r` when the depth is not to be measured.
 fn unmeasured(r: DistanceResult) -> Answer {
-    signed_of(&r).unwrap_or_else(|| match r.proximity {
+    if let Some(answer) = signed_of(&r) {
+        return answer;
+    }
+    match r.proximity {
         Proximity::Separated { distance, .. } => Answer {
             result: r,
             signed: distance,
@@ -73,7 +76,7 @@ fn unmeasured(r: DistanceResult) -> Answer {
             signed_upper: r.certificate.upper,
         },
         _ => Answer { result: r, signed: f64::NAN, signed_lower: f64::NEG_INFINITY, signed_upper: 0.0 },
-    })
+    }
 }
 
 /// Completes a distance answer `r` (from a cold or tracked query) with its signed distance.

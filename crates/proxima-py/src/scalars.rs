@@ -151,7 +151,7 @@ fn nested<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, P
             )));
         }
         let list = obj.call_method0("tolist")?;
-        return Ok(list.try_iter()?.collect::<PyResult<Vec<_>>>()?);
+        return list.try_iter()?.collect::<PyResult<Vec<_>>>();
     }
     if obj.is_instance_of::<PyString>() {
         return Err(invalid(format!("{what}: expected a sequence of numbers, got a string")));
