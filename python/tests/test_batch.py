@@ -65,6 +65,11 @@ def test_one_pose_broadcasts(rng):
     assert left == right
     flipped = proxima.distance_batch(b, Tb, a, fixed)
     assert np.array_equal(flipped.distance, left.distance)
+    # Fortran order and strided views read in logical order.
+    assert proxima.distance_batch(a, fixed, b, np.asfortranarray(Tb)) == left
+    doubled = np.repeat(Tb, 2, axis=0)[::2]
+    assert proxima.distance_batch(a, fixed, b, doubled) == left
+    assert proxima.distance_batch(a, np.asfortranarray(fixed.T).T, b, Tb) == left
     single = proxima.distance_batch(a, fixed, b, Tb[0])
     assert len(single) == 1 and single.distance[0] == left.distance[0]
     empty = proxima.distance_batch(a, np.zeros((0, 4, 4)), b, fixed)

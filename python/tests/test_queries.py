@@ -299,7 +299,9 @@ def test_poses_from_lists_integers_float32_and_strided_views_are_read(rng):
     R = random_rotation(rng)
     T = np.eye(4)
     T[:3, :3] = R
-    assert proxima.distance(a, T.T.copy().T, b, Tb).distance == proxima.distance(a, T, b, Tb).distance
+    T[:3, 3] = [0.1, -0.2, 0.3]
+    for layout in (T.T.copy().T, np.asfortranarray(T), T.tolist()):
+        assert proxima.distance(a, layout, b, Tb).distance == proxima.distance(a, T, b, Tb).distance
 
 
 def test_wrong_argument_types_are_type_errors():

@@ -160,10 +160,12 @@ pub fn pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Pose> {
 
 /// The 16 entries of one (4, 4) argument.
 pub fn raw_pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<RawPose> {
-    // The fast path: a float64 (4, 4) array read element by element (any strides; no copy of
-    // the array, no borrow registration: the 16 values are copied at once, under the GIL).
+    // The fast path: a C-contiguous float64 (4, 4) array, its 16 values copied at once under the
+    // GIL (no borrow registration); any other layout goes through the general path.
+    // (`to_vec` also accepts Fortran order, whose memory holds the transpose: C order only.)
     if let Ok(a) = obj.cast::<PyArray2<f64>>()
         && a.shape() == [4, 4]
+        && a.is_c_contiguous()
         && let Ok(v) = a.to_vec()
     {
         let mut m = [0.0; 16];

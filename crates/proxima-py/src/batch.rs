@@ -48,9 +48,11 @@ impl<'a> PoseRows<'a> {
                 }
                 Ok(PoseRows::One(arrays::pose_from_raw(&m, what)?))
             }
+            // In place only in C order (`as_slice` also accepts Fortran order, whose memory
+            // holds the axes reversed); other layouts are copied in logical order.
             [_, 4, 4] => Ok(match view.as_slice() {
-                Ok(flat) => PoseRows::InPlace(flat),
-                Err(_) => PoseRows::Copied(view.as_array().iter().copied().collect()),
+                Ok(flat) if view.is_c_contiguous() => PoseRows::InPlace(flat),
+                _ => PoseRows::Copied(view.as_array().iter().copied().collect()),
             }),
             ref other => Err(invalid(format!(
                 "{what}: expected an array of shape (N, 4, 4) or (4, 4), got shape {other:?}"
