@@ -242,82 +242,64 @@ fn axial(spec: &ShapeSpec) -> (f64, f64) {
     }
 }
 
-/// `Capsule(radius, half_length)`: the segment from (0, 0, −half_length) to (0, 0, half_length)
-/// swept by a ball of `radius`.
-#[pyclass(frozen, extends = PyShape, module = "proxima", name = "Capsule")]
-pub struct PyCapsule;
+/// One class per axial shape (radius and a half extent along z), built through its
+/// `ShapeSpec` variant; the second argument's Python name is `$half`.
+macro_rules! axial_shape {
+    ($class:ident, $name:literal, $variant:ident, $half:ident, $doc:literal, $radius_doc:literal, $half_doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(frozen, extends = PyShape, module = "proxima", name = $name)]
+        pub struct $class;
 
-#[pymethods]
-impl PyCapsule {
-    #[new]
-    fn new(radius: f64, half_length: f64) -> PyResult<PyClassInitializer<Self>> {
-        let spec = ShapeSpec::Capsule { radius, half_height: half_length };
-        Ok(PyClassInitializer::from(from_spec(spec)?).add_subclass(PyCapsule))
-    }
+        #[pymethods]
+        impl $class {
+            #[new]
+            fn new(radius: f64, $half: f64) -> PyResult<PyClassInitializer<Self>> {
+                let spec = ShapeSpec::$variant { radius, half_height: $half };
+                Ok(PyClassInitializer::from(from_spec(spec)?).add_subclass($class))
+            }
 
-    /// The radius of the swept ball.
-    #[getter]
-    fn radius(slf: PyRef<'_, Self>) -> f64 {
-        axial(spec_of!(slf)).0
-    }
+            #[doc = $radius_doc]
+            #[getter]
+            fn radius(slf: PyRef<'_, Self>) -> f64 {
+                axial(spec_of!(slf)).0
+            }
 
-    /// Half the length of the core segment (along z).
-    #[getter]
-    fn half_length(slf: PyRef<'_, Self>) -> f64 {
-        axial(spec_of!(slf)).1
-    }
+            #[doc = $half_doc]
+            #[getter]
+            fn $half(slf: PyRef<'_, Self>) -> f64 {
+                axial(spec_of!(slf)).1
+            }
+        }
+    };
 }
 
-/// `Cylinder(radius, half_height)`: x² + y² ≤ radius², |z| ≤ half_height.
-#[pyclass(frozen, extends = PyShape, module = "proxima", name = "Cylinder")]
-pub struct PyCylinder;
-
-#[pymethods]
-impl PyCylinder {
-    #[new]
-    fn new(radius: f64, half_height: f64) -> PyResult<PyClassInitializer<Self>> {
-        let spec = ShapeSpec::Cylinder { radius, half_height };
-        Ok(PyClassInitializer::from(from_spec(spec)?).add_subclass(PyCylinder))
-    }
-
-    /// The radius.
-    #[getter]
-    fn radius(slf: PyRef<'_, Self>) -> f64 {
-        axial(spec_of!(slf)).0
-    }
-
-    /// Half the height (along z).
-    #[getter]
-    fn half_height(slf: PyRef<'_, Self>) -> f64 {
-        axial(spec_of!(slf)).1
-    }
-}
-
-/// `Cone(radius, half_height)`: apex (0, 0, half_height), base disk of `radius` at
-/// z = −half_height.
-#[pyclass(frozen, extends = PyShape, module = "proxima", name = "Cone")]
-pub struct PyCone;
-
-#[pymethods]
-impl PyCone {
-    #[new]
-    fn new(radius: f64, half_height: f64) -> PyResult<PyClassInitializer<Self>> {
-        let spec = ShapeSpec::Cone { radius, half_height };
-        Ok(PyClassInitializer::from(from_spec(spec)?).add_subclass(PyCone))
-    }
-
-    /// The base radius.
-    #[getter]
-    fn radius(slf: PyRef<'_, Self>) -> f64 {
-        axial(spec_of!(slf)).0
-    }
-
-    /// Half the height (along z).
-    #[getter]
-    fn half_height(slf: PyRef<'_, Self>) -> f64 {
-        axial(spec_of!(slf)).1
-    }
-}
+axial_shape!(
+    PyCapsule,
+    "Capsule",
+    Capsule,
+    half_length,
+    "`Capsule(radius, half_length)`: the segment from (0, 0, −half_length) to (0, 0, half_length) swept by a ball of `radius`.",
+    "The radius of the swept ball.",
+    "Half the length of the core segment (along z)."
+);
+axial_shape!(
+    PyCylinder,
+    "Cylinder",
+    Cylinder,
+    half_height,
+    "`Cylinder(radius, half_height)`: x² + y² ≤ radius², |z| ≤ half_height.",
+    "The radius.",
+    "Half the height (along z)."
+);
+axial_shape!(
+    PyCone,
+    "Cone",
+    Cone,
+    half_height,
+    "`Cone(radius, half_height)`: apex (0, 0, half_height), base disk of `radius` at z = −half_height.",
+    "The base radius.",
+    "Half the height (along z)."
+);
 
 /// `Ellipsoid(radii)`: (x/a)² + (y/b)² + (z/c)² ≤ 1.
 #[pyclass(frozen, extends = PyShape, module = "proxima", name = "Ellipsoid")]
