@@ -9,6 +9,7 @@
 //! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
+//! proxima bench-robot --workload FILE --repeat R --out RESULTS.jsonl [--all-pairs]
 //! proxima reproduce lcp-methods --out DIR [--count 100] [--seed 1] [--quick]
 //! proxima reproduce ellipsoids --out DIR
 //! proxima reproduce dqp3 --out DIR [--trajectories N]
@@ -21,6 +22,7 @@
 mod bench_dqp3;
 mod bench_geometry;
 mod bench_lcp;
+mod bench_robot;
 mod common;
 mod demo;
 mod plot;
@@ -59,6 +61,9 @@ enum Command {
     Query(query::QueryArgs),
     /// Time the geometry queries of a workload file and write JSON Lines results (harness contract).
     BenchGeometry(bench_geometry::BenchGeometryArgs),
+    /// Time robot distance and collision queries over a robot workload and write JSON Lines
+    /// results (harness contract, shared/bench/robot).
+    BenchRobot(bench_robot::BenchRobotArgs),
     /// Regenerate a spec's experiments end to end: SVG figures and a Markdown report beside the
     /// spec's numbers.
     #[command(subcommand)]
@@ -114,6 +119,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => demo::run(&args),
         Command::Query(args) => query::run(&args),
         Command::BenchGeometry(args) => bench_geometry::run(&args),
+        Command::BenchRobot(args) => bench_robot::run(&args),
         Command::Reproduce(Reproduce::LcpMethods(args)) => reproduce_lcp::run_lcp_methods(&args),
         Command::Reproduce(Reproduce::Ellipsoids(args)) => reproduce_ellipsoids::run(&args.out),
         Command::Reproduce(Reproduce::Dqp3(args)) => reproduce_dqp3::run(&args.out, args.trajectories),

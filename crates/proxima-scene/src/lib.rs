@@ -50,6 +50,8 @@ mod error;
 pub mod pairs;
 pub mod query;
 pub mod robot;
+pub mod robot_query;
+pub mod robot_world;
 pub mod scene_file;
 pub mod schedule;
 pub mod workcell;
@@ -60,6 +62,10 @@ pub use error::SceneError;
 pub use pairs::{Pair, PairRules, Selector};
 pub use query::{ColdQuery, PairQuery, TrackedQuery};
 pub use robot::{Axis, Joint, Link, RobotModel, Trajectory};
+pub use robot_query::{
+    CollisionReport, DistanceMode, DistanceReport, PairDistance, RobotQuerySettings, RobotWorkspace,
+};
+pub use robot_world::{RobotPairRules, RobotWorld, RobotWorldBuilder, SelfCollision};
 pub use scene_file::parse_scene;
 pub use schedule::{CycleReport, Reason, ScheduleSettings, Scheduler, brute_force_minimum};
 pub use workcell::Workcell;

@@ -215,7 +215,7 @@ impl Workcell {
         model: RobotModel,
         trajectory: Trajectory,
     ) -> Result<(), SceneError> {
-        model.validate()?;
+        model.validate().map_err(|e| SceneError::robot("", e))?;
         if trajectory.joint_count() != model.joints.len() {
             return Err(SceneError::invalid(
                 format!("robots.{group}.trajectory"),
@@ -223,7 +223,7 @@ impl Workcell {
             ));
         }
         trajectory.at(0, self.dt, &mut self.q);
-        model.frames(&self.q, &mut self.frames)?;
+        model.frames(&self.q, &mut self.frames).map_err(|e| SceneError::robot("", e))?;
         let poses: Vec<Pose> = model.link_poses(&self.frames).collect();
         let mut links = Vec::with_capacity(model.links.len());
         for (l, pose) in model.links.iter().zip(poses) {
@@ -239,7 +239,7 @@ impl Workcell {
     pub fn set_cycle(&mut self, cycle: usize) -> Result<(), SceneError> {
         for r in &self.robots {
             r.trajectory.at(cycle, self.dt, &mut self.q);
-            r.model.frames(&self.q, &mut self.frames)?;
+            r.model.frames(&self.q, &mut self.frames).map_err(|e| SceneError::robot("", e))?;
             for (l, &id) in r.model.links.iter().zip(&r.links) {
                 self.world.set_pose(id, self.frames[l.frame].compose(&l.local));
             }
