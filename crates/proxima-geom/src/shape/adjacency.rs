@@ -133,13 +133,28 @@ impl VertexAdjacency {
                 return bad("polytope faces do not form a closed, consistently oriented surface");
             }
         }
+        // usize → u32 checked above (n fits).
+        Ok(Self::from_edges(vertices, directed.keys().map(|&(u, v)| (u, v as u32))))
+    }
+
+    /// The adjacency of an exact hull's surface ([`convex_hull`](super::convex_hull)): closed,
+    /// oriented and convex by construction, so only the topology is read. (The float
+    /// convexity test of [`VertexAdjacency::from_faces`] can reject an exact sliver triangle,
+    /// whose rounded normal may tilt by more than its tolerance.)
+    pub(crate) fn from_exact_hull(vertices: &[Point3<f64>], faces: &[[usize; 3]]) -> Self {
+        let edges = faces.iter().flat_map(|&[i, j, k]| [(i, j as u32), (j, k as u32), (k, i as u32)]);
+        Self::from_edges(vertices, edges)
+    }
+
+    /// Compressed rows from the directed surface edges (each edge u → v once).
+    fn from_edges(vertices: &[Point3<f64>], edges: impl Iterator<Item = (usize, u32)>) -> Self {
+        let n = vertices.len();
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for &(u, v) in directed.keys() {
-            // usize → u32 checked above (n fits).
-            lists[u].push(v as u32);
+        for (u, v) in edges {
+            lists[u].push(v);
         }
         let mut offsets = Vec::with_capacity(n + 1);
-        let mut neighbors = Vec::with_capacity(directed.len());
+        let mut neighbors = Vec::with_capacity(lists.iter().map(Vec::len).sum());
         offsets.push(0u32);
         for mut l in lists {
             l.sort_unstable();
@@ -147,7 +162,7 @@ impl VertexAdjacency {
             offsets.push(neighbors.len() as u32);
         }
         let seeds = SEED_DIRECTIONS.map(|d| linear_support(vertices, &Vector3::from(d)) as u32);
-        Ok(Self { offsets, neighbors, seeds })
+        Self { offsets, neighbors, seeds }
     }
 
     /// Number of vertices.

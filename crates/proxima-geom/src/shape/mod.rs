@@ -17,6 +17,7 @@ use crate::error::GeomError;
 
 mod adjacency;
 mod composite;
+mod hull;
 mod polyhedron;
 mod support;
 mod vertex_lanes;
@@ -24,6 +25,7 @@ mod vertex_lanes;
 pub(crate) use adjacency::linear_support;
 pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
 pub use composite::{Cone, MinkowskiSum, Rounded};
+pub use hull::{ConvexHull, HullFacet, convex_hull};
 pub(crate) use vertex_lanes::{LANES_MIN_VERTICES, VertexLanes, lanes_available};
 
 /// The kind of a shape (for errors, dispatch tables and reports).
