@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use proxima_geom::GeomError;
-use proxima_geom::shape::ConvexPolytope;
+use proxima_geom::shape::{ConvexPolytope, convex_hull};
 
 use crate::error::RobotError;
 use crate::mesh::{MeshParts, read_mesh};
@@ -47,10 +47,10 @@ pub fn hull_piece(
     points: &[[f64; 3]],
     degenerate: DegenerateMeshes,
 ) -> Result<HullPiece, GeomError> {
-    match exact_hull(points) {
-        Ok(polytope) => Ok(HullPiece {
+    match convex_hull(points) {
+        Ok(h) => Ok(HullPiece {
             part_name: part_name.to_string(),
-            polytope,
+            polytope: h.to_polytope(),
             mesh_vertices: points.len(),
             flat: false,
         }),
@@ -122,9 +122,4 @@ impl MeshCache {
         self.hulls.insert(key, Arc::clone(&out));
         Ok(out)
     }
-}
-
-// TEMPORARY (interim until the geometry crate's convex_hull lands on main): all points.
-fn exact_hull(points: &[[f64; 3]]) -> Result<ConvexPolytope, GeomError> {
-    ConvexPolytope::new(points.to_vec())
 }

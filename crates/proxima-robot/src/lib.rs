@@ -65,6 +65,9 @@ pub mod trajectory;
 pub mod urdf;
 mod xml;
 
+mod fuzz;
+pub use fuzz::fuzz_readers;
+
 pub use error::RobotError;
 pub use hull::{DegenerateMeshes, MeshCache};
 pub use mesh::MeshParts;

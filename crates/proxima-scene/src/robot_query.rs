@@ -25,8 +25,10 @@
 //! direction. A pair without a verdict is listed as undecided and counted as colliding.
 
 use nalgebra::{Point3, Vector3};
+use proxima_geom::gjk::penetration;
 use proxima_geom::{
-    GjkCache, Intersection, Pose, Proximity, QuerySettings, distance_tracked, intersects, signed_distance,
+    GjkCache, Intersection, Pose, Proximity, QuerySettings, Shape, distance, distance_tracked, intersects,
+    signed_distance,
 };
 use proxima_robot::LimitPolicy;
 
@@ -225,11 +227,12 @@ impl RobotWorld {
             let (na, nb) = self.pair_names(pair as usize);
             SceneError::Query { pair: (na.to_string(), nb.to_string()), source }
         };
-        let cache = &mut ws.caches[k];
-        if !settings.warm_start {
-            cache.reset();
+        let r = if settings.warm_start {
+            distance_tracked(&a.shape, pa, &b.shape, pb, unsigned, &mut ws.caches[k])
+        } else {
+            distance(&a.shape, pa, &b.shape, pb, unsigned)
         }
-        let r = distance_tracked(&a.shape, pa, &b.shape, pb, unsigned, cache).map_err(err)?;
+        .map_err(err)?;
         let mut out = PairDistance {
             pair: pair as usize,
             distance: r.distance(),
@@ -239,11 +242,29 @@ impl RobotWorld {
             pieces: (i, j),
         };
         if r.certificate.lower <= 0.0 && settings.signed {
-            let sd = signed_distance(&a.shape, pa, &b.shape, pb, &settings.query).map_err(err)?;
-            out.distance = sd.value;
-            out.lower = sd.certificate.lower;
-            out.upper = sd.certificate.upper;
-            out.points = sd.result.witnesses();
+            // touching or overlapping (or separation not proven): the depth with its bracket
+            let bounded =
+                matches!((&a.shape, &b.shape), (Shape::ConvexPolytope(_), Shape::ConvexPolytope(_)));
+            let epa = if bounded {
+                penetration(&a.shape, pa, &b.shape, pb, &settings.query.gjk).map_err(err)?
+            } else {
+                None
+            };
+            match epa {
+                Some(e) => {
+                    out.distance = -e.depth;
+                    out.lower = -e.upper;
+                    out.upper = -e.lower;
+                    out.points = Some((e.point_a, e.point_b));
+                }
+                None => {
+                    let sd = signed_distance(&a.shape, pa, &b.shape, pb, &settings.query).map_err(err)?;
+                    out.distance = sd.value;
+                    out.lower = sd.certificate.lower;
+                    out.upper = sd.certificate.upper;
+                    out.points = sd.result.witnesses();
+                }
+            }
         } else if !matches!(r.proximity, Proximity::Separated { .. }) {
             out.distance = 0.0;
         }
