@@ -1,7 +1,9 @@
 //! `proxima demo`, workcell section (the README's main job): the spec's W25 robot workcell
 //! (or a scene file) run for a few thousand 1 kHz cycles through the triage scheduler, every
-//! cycle cross-checked against a brute-force all-pairs evaluation, then the scaled scene
-//! (three arms among 100 obstacles). Prints cycle-time statistics and writes an SVG plot per
+//! cycle cross-checked against a brute-force all-pairs evaluation, then the real-robot cell
+//! (two Franka Pandas from the shipped URDF, exact mesh hulls, on a table with a bin and a
+//! post: self, arm–arm and arm–fixture pairs), then the scaled scene (three arms among 100
+//! obstacles). Prints cycle-time statistics and writes an SVG plot per
 //! run into `--out DIR`.
 
 use std::path::{Path, PathBuf};
@@ -279,6 +281,7 @@ pub fn run(
     scene: Option<&Path>,
     cycles: Option<usize>,
     scale_cycles: usize,
+    robot_cell: Option<(&Path, usize)>,
     out: &Path,
     text: bool,
 ) -> Result<()> {
@@ -316,6 +319,26 @@ pub fn run(
         println!("Summary, {}:", main.name);
         print_summary(&main);
     }
+    let mut robots_summary = None;
+    if let (None, Some((urdf, n))) = (scene, robot_cell.filter(|(_, n)| *n > 0)) {
+        let mut cell = workcell::panda_cell(urdf)
+            .with_context(|| format!("the real-robot cell ({})", urdf.display()))?;
+        if text {
+            println!();
+            println!(
+                "Real robots: {} ({} objects: 2 x 11 Panda links as exact hulls of the shipped meshes, table, bin, post; {} pairs: self, arm-arm, arm-fixture), {} cycles:",
+                cell.name,
+                cell.world.len(),
+                cell.pairs.len(),
+                n
+            );
+        }
+        let s = run_cell(&mut cell, n, 0, text, out)?;
+        if text {
+            print_summary(&s);
+        }
+        robots_summary = Some(s);
+    }
     let mut scale_summary = None;
     if scene.is_none() && scale_cycles > 0 {
         let mut big = workcell::scaled(3, 100, PrismModel::Exact)?;
@@ -338,16 +361,23 @@ pub fn run(
     }
     if text {
         println!();
-        let all_ok = main.mismatches == 0 && scale_summary.as_ref().is_none_or(|s| s.mismatches == 0);
+        let all_ok = main.mismatches == 0
+            && scale_summary.as_ref().is_none_or(|s| s.mismatches == 0)
+            && robots_summary.as_ref().is_none_or(|s| s.mismatches == 0);
         println!(
-            "workcell: {} (brute-force mismatches {}{})",
+            "workcell: {} (brute-force mismatches {}{}{})",
             if all_ok { "ok" } else { "MISMATCH" },
             main.mismatches,
+            robots_summary.as_ref().map_or(String::new(), |s| format!(", real robots {}", s.mismatches)),
             scale_summary.as_ref().map_or(String::new(), |s| format!(", scale {}", s.mismatches))
         );
     } else {
         let mut plots = vec![main.plot.display().to_string()];
         let mut extra = json!({"main": summary_json(&main)});
+        if let Some(s) = &robots_summary {
+            plots.push(s.plot.display().to_string());
+            extra["robots"] = summary_json(s);
+        }
         if let Some(s) = &scale_summary {
             plots.push(s.plot.display().to_string());
             extra["scale"] = summary_json(s);
@@ -357,7 +387,9 @@ pub fn run(
             "cycles": main.cycles,
             "cycle_us": {"p50": us(pct(ct, 0.5)), "p99": us(pct(ct, 0.99)), "max": us(pct(ct, 1.0))},
             "min_distance": main.min.0,
-            "brute_force_mismatches": main.mismatches + scale_summary.as_ref().map_or(0, |s| s.mismatches),
+            "brute_force_mismatches": main.mismatches
+                + scale_summary.as_ref().map_or(0, |s| s.mismatches)
+                + robots_summary.as_ref().map_or(0, |s| s.mismatches),
             "plots": plots,
             "budget_met": main.over_budget == 0,
             "details": extra,

@@ -305,6 +305,30 @@ impl RobotWorldBuilder {
     }
 }
 
+/// The self pairs of `robot` under `mode` and its SRDF, as link indices (a < b in URDF order,
+/// links with collision geometry only): see the module docs.
+pub fn self_link_pairs(robot: &Robot, srdf: Option<&Srdf>, mode: SelfCollision) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if mode == SelfCollision::None {
+        return out;
+    }
+    let links = robot.links_with_geometry();
+    for (x, &la) in links.iter().enumerate() {
+        for &lb in &links[x + 1..] {
+            if robot.same_rigid_group(la, lb)
+                || (mode == SelfCollision::AllButAdjacent && robot.adjacent(la, lb))
+            {
+                continue;
+            }
+            if srdf.is_some_and(|s| s.is_disabled(&robot.links()[la].name, &robot.links()[lb].name)) {
+                continue;
+            }
+            out.push((la, lb));
+        }
+    }
+    out
+}
+
 impl RobotWorld {
     /// The robots, in the order added.
     pub fn robots(&self) -> &[PlacedRobot] {
@@ -424,24 +448,10 @@ impl RobotWorld {
             BodyKind::Obstacle(_) => unreachable!("robot bodies are links"),
         };
         for (r, placed) in self.robots.iter().enumerate() {
-            if rules.self_collision == SelfCollision::None {
-                break;
-            }
-            let robot = &placed.robot;
             let bodies = robot_bodies(r);
-            for (x, &a) in bodies.iter().enumerate() {
-                for &b in &bodies[x + 1..] {
-                    let (la, lb) = (link_of(a), link_of(b));
-                    if robot.same_rigid_group(la, lb) {
-                        continue;
-                    }
-                    if rules.self_collision == SelfCollision::AllButAdjacent && robot.adjacent(la, lb) {
-                        continue;
-                    }
-                    let names = (&robot.links()[la].name, &robot.links()[lb].name);
-                    if placed.srdf.as_ref().is_some_and(|s| s.is_disabled(names.0, names.1)) {
-                        continue;
-                    }
+            let body_of = |link: usize| bodies.iter().copied().find(|&b| link_of(b) == link);
+            for (la, lb) in self_link_pairs(&placed.robot, placed.srdf.as_ref(), rules.self_collision) {
+                if let (Some(a), Some(b)) = (body_of(la), body_of(lb)) {
                     push(a, b, &mut out);
                 }
             }

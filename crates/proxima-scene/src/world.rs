@@ -8,7 +8,7 @@
 
 use proxima_geom::{Pose, Shape};
 
-use crate::bounds::{Aabb, local_radius, motion_bound};
+use crate::bounds::{Aabb, LocalBox, local_radius, motion_bound};
 use crate::error::SceneError;
 
 /// Index of an object in a [`World`].
@@ -37,6 +37,7 @@ pub struct Object {
     radius: f64,
     pose: Pose,
     aabb: Aabb,
+    local_box: Option<LocalBox>,
     odometer: f64,
 }
 
@@ -49,7 +50,8 @@ impl Object {
     pub fn pose(&self) -> &Pose {
         &self.pose
     }
-    /// Current world AABB.
+    /// Current world AABB (tight, or of the local bounding box for large polytopes: see
+    /// [`crate::bounds`]).
     pub fn aabb(&self) -> &Aabb {
         &self.aabb
     }
@@ -96,7 +98,8 @@ impl World {
             }
             other => other,
         })?;
-        let aabb = Aabb::of(&shape, &pose);
+        let local_box = LocalBox::of(&shape);
+        let aabb = local_box.map_or_else(|| Aabb::of(&shape, &pose), |b| Aabb::of_box(&b, &pose));
         let id = ObjectId(self.objects.len() as u32);
         self.objects.push(Object {
             name,
@@ -106,6 +109,7 @@ impl World {
             radius,
             pose,
             aabb,
+            local_box,
             odometer: 0.0,
         });
         Ok(id)
@@ -127,7 +131,10 @@ impl World {
         let o = &mut self.objects[id.index()];
         o.odometer += motion_bound(&o.pose, &pose, o.radius);
         o.pose = pose;
-        o.aabb = Aabb::of(&o.shape, &o.pose);
+        o.aabb = match &o.local_box {
+            Some(b) => Aabb::of_box(b, &o.pose),
+            None => Aabb::of(&o.shape, &o.pose),
+        };
     }
 
     /// The object `id`. Panics if `id` does not come from this world (caller misuse).

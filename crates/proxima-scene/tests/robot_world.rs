@@ -10,7 +10,8 @@ use proxima_geom::{Pose, QuerySettings, Shape, signed_distance};
 use proxima_robot::urdf::pose_xyz_rpy;
 use proxima_robot::{LimitPolicy, LoadOptions, Robot, Srdf};
 use proxima_scene::{
-    DistanceMode, RobotPairRules, RobotQuerySettings, RobotWorld, RobotWorldBuilder, SceneError, Selector, SelfCollision,
+    DistanceMode, RobotPairRules, RobotQuerySettings, RobotWorld, RobotWorldBuilder, SceneError, Selector,
+    SelfCollision,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -28,13 +29,47 @@ fn one_panda() -> RobotWorld {
 /// written by its robotdesc.py), as link-number pairs: 0–7 = panda_link0–7, 8 = hand,
 /// 9 / 10 = left / right finger.
 const PANDA_PAIRS: &[(usize, usize)] = &[
-    (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (0, 7), (0, 8), (0, 9), (0, 10),
-    (1, 3), (1, 4), (1, 5), (1, 6), (1, 7), (1, 8), (1, 9), (1, 10),
-    (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (2, 9), (2, 10),
-    (3, 5), (3, 6), (3, 7), (3, 8), (3, 9), (3, 10),
-    (4, 6), (4, 7), (4, 8), (4, 9), (4, 10),
-    (5, 7), (5, 8), (5, 9), (5, 10),
-    (6, 9), (6, 10),
+    (0, 2),
+    (0, 3),
+    (0, 4),
+    (0, 5),
+    (0, 6),
+    (0, 7),
+    (0, 8),
+    (0, 9),
+    (0, 10),
+    (1, 3),
+    (1, 4),
+    (1, 5),
+    (1, 6),
+    (1, 7),
+    (1, 8),
+    (1, 9),
+    (1, 10),
+    (2, 4),
+    (2, 5),
+    (2, 6),
+    (2, 7),
+    (2, 8),
+    (2, 9),
+    (2, 10),
+    (3, 5),
+    (3, 6),
+    (3, 7),
+    (3, 8),
+    (3, 9),
+    (3, 10),
+    (4, 6),
+    (4, 7),
+    (4, 8),
+    (4, 9),
+    (4, 10),
+    (5, 7),
+    (5, 8),
+    (5, 9),
+    (5, 10),
+    (6, 9),
+    (6, 10),
     (9, 10),
 ];
 
@@ -50,9 +85,11 @@ fn panda_name(k: usize) -> String {
 #[test]
 fn default_rule_is_the_benchmark_pair_list() {
     let w = one_panda();
-    let ours: Vec<(String, String)> =
-        (0..w.pairs().len()).map(|k| (w.pair_names(k).0.to_string(), w.pair_names(k).1.to_string())).collect();
-    let expected: Vec<(String, String)> = PANDA_PAIRS.iter().map(|&(a, b)| (panda_name(a), panda_name(b))).collect();
+    let ours: Vec<(String, String)> = (0..w.pairs().len())
+        .map(|k| (w.pair_names(k).0.to_string(), w.pair_names(k).1.to_string()))
+        .collect();
+    let expected: Vec<(String, String)> =
+        PANDA_PAIRS.iter().map(|&(a, b)| (panda_name(a), panda_name(b))).collect();
     assert_eq!(ours, expected);
     assert_eq!(w.dof(), 8);
 }
@@ -61,18 +98,174 @@ fn default_rule_is_the_benchmark_pair_list() {
 /// (results/pinocchio_panda_self_1000.jsonl, hull mode): signed minimum distance, argmin pair,
 /// in collision. The anchor is up to ~1.5e-6 m above the exact hull distance (its README).
 const ANCHOR: &[([f64; 8], f64, (usize, usize))] = &[
-    ([0.070151885, 1.65103954, -2.111628026, -0.161322897, -1.116629797, 1.567737085, 1.944652732, 0.016367965], 0.020859480304311107, (5, 7)),
-    ([0.294298861, -1.731590338, 1.504397489, -1.450968967, -1.010406048, 2.995140859, -1.167881244, 0.018139916], 0.02209314387286725, (5, 7)),
-    ([-2.17166976, -0.355110282, -1.759755911, -2.31751641, 1.48571404, 1.00898608, -0.08787972, 0.039229488], 0.022090730351863187, (5, 7)),
-    ([2.739566119, 0.823900091, 0.244648406, -2.271718593, -2.01375885, 3.704720396, 0.0953542, 0.004634624], 0.0090548527495845, (9, 10)),
-    ([0.732812907, 1.014098951, 0.670584189, -0.259817531, -2.732147951, 1.979272584, -0.241309004, 0.002493983], 0.0047735891194268625, (9, 10)),
-    ([0.838669621, 1.29246988, 0.55153059, -2.324477858, 2.016924922, 1.904625098, 0.064616818, 0.030121208], 0.02238952110437765, (5, 7)),
-    ([-2.089301055, 1.171495851, 1.087661158, -0.668856248, -1.830010796, 3.049622924, -1.831745558, 0.003262105], 0.0063098265278124475, (9, 10)),
-    ([2.107987911, 1.32417627, 2.234446438, -1.659048426, -1.340842052, -0.059573787, 0.864736939, 0.028796375], -0.01143004603722705, (5, 7)),
-    ([1.991334845, -0.799461387, -1.689952352, -1.133076536, 1.810256391, 3.680267644, -2.073855551, 0.019288496], 0.021787596781860638, (5, 7)),
-    ([2.342322869, -0.283257993, 0.531123137, -3.064660088, 1.029345662, 3.505968867, 1.939446871, 0.035420811], 0.02071643245544966, (5, 7)),
-    ([0.951580899, -0.93260183, 1.593433575, -2.476602629, 1.965851124, 0.15790199, 1.931509782, 0.006580291], -0.017509106739046827, (5, 7)),
-    ([-0.740902693, -0.671691272, 1.135432235, -2.580598588, -0.615636682, -0.064528163, -1.409403876, 0.016847553], -0.018497478899427586, (5, 8)),
+    (
+        [
+            0.070151885,
+            1.65103954,
+            -2.111628026,
+            -0.161322897,
+            -1.116629797,
+            1.567737085,
+            1.944652732,
+            0.016367965,
+        ],
+        0.020859480304311107,
+        (5, 7),
+    ),
+    (
+        [
+            0.294298861,
+            -1.731590338,
+            1.504397489,
+            -1.450968967,
+            -1.010406048,
+            2.995140859,
+            -1.167881244,
+            0.018139916,
+        ],
+        0.02209314387286725,
+        (5, 7),
+    ),
+    (
+        [
+            -2.17166976,
+            -0.355110282,
+            -1.759755911,
+            -2.31751641,
+            1.48571404,
+            1.00898608,
+            -0.08787972,
+            0.039229488,
+        ],
+        0.022090730351863187,
+        (5, 7),
+    ),
+    (
+        [
+            2.739566119,
+            0.823900091,
+            0.244648406,
+            -2.271718593,
+            -2.01375885,
+            3.704720396,
+            0.0953542,
+            0.004634624,
+        ],
+        0.0090548527495845,
+        (9, 10),
+    ),
+    (
+        [
+            0.732812907,
+            1.014098951,
+            0.670584189,
+            -0.259817531,
+            -2.732147951,
+            1.979272584,
+            -0.241309004,
+            0.002493983,
+        ],
+        0.0047735891194268625,
+        (9, 10),
+    ),
+    (
+        [
+            0.838669621,
+            1.29246988,
+            0.55153059,
+            -2.324477858,
+            2.016924922,
+            1.904625098,
+            0.064616818,
+            0.030121208,
+        ],
+        0.02238952110437765,
+        (5, 7),
+    ),
+    (
+        [
+            -2.089301055,
+            1.171495851,
+            1.087661158,
+            -0.668856248,
+            -1.830010796,
+            3.049622924,
+            -1.831745558,
+            0.003262105,
+        ],
+        0.0063098265278124475,
+        (9, 10),
+    ),
+    (
+        [
+            2.107987911,
+            1.32417627,
+            2.234446438,
+            -1.659048426,
+            -1.340842052,
+            -0.059573787,
+            0.864736939,
+            0.028796375,
+        ],
+        -0.01143004603722705,
+        (5, 7),
+    ),
+    (
+        [
+            1.991334845,
+            -0.799461387,
+            -1.689952352,
+            -1.133076536,
+            1.810256391,
+            3.680267644,
+            -2.073855551,
+            0.019288496,
+        ],
+        0.021787596781860638,
+        (5, 7),
+    ),
+    (
+        [
+            2.342322869,
+            -0.283257993,
+            0.531123137,
+            -3.064660088,
+            1.029345662,
+            3.505968867,
+            1.939446871,
+            0.035420811,
+        ],
+        0.02071643245544966,
+        (5, 7),
+    ),
+    (
+        [
+            0.951580899,
+            -0.93260183,
+            1.593433575,
+            -2.476602629,
+            1.965851124,
+            0.15790199,
+            1.931509782,
+            0.006580291,
+        ],
+        -0.017509106739046827,
+        (5, 7),
+    ),
+    (
+        [
+            -0.740902693,
+            -0.671691272,
+            1.135432235,
+            -2.580598588,
+            -0.615636682,
+            -0.064528163,
+            -1.409403876,
+            0.016847553,
+        ],
+        -0.018497478899427586,
+        (5, 8),
+    ),
 ];
 
 #[test]
@@ -84,7 +277,10 @@ fn agrees_with_pinocchio_and_coal() {
         let r = w.distances(q, &mut ws, &s, DistanceMode::AllPairs).unwrap().clone();
         let c = r.closest.unwrap();
         assert!((c.distance - d).abs() <= 2e-6, "config {i}: {} vs {d}", c.distance);
-        assert!(c.lower <= c.distance && c.distance <= c.upper && c.upper - c.lower <= 1e-8, "config {i}: {c:?}");
+        assert!(
+            c.lower <= c.distance && c.distance <= c.upper && c.upper - c.lower <= 1e-8,
+            "config {i}: {c:?}"
+        );
         assert_eq!(w.pair_names(c.pair), (panda_name(*a).as_str(), panda_name(*b).as_str()), "config {i}");
         assert_eq!(r.in_collision, *d < 0.0, "config {i}");
         assert_eq!(w.collisions(q, &mut ws, &s).unwrap().in_collision, *d < 0.0, "config {i}");
@@ -118,12 +314,19 @@ fn all_pairs_minimum_and_collisions_agree_with_brute_force() {
             for i in w.bodies()[pair.a].pieces.clone() {
                 for j in w.bodies()[pair.b].pieces.clone() {
                     let (x, y) = (&w.pieces()[i], &w.pieces()[j]);
-                    let sd = signed_distance(&x.shape, &poses[i], &y.shape, &poses[j], &QuerySettings::default()).unwrap();
+                    let sd =
+                        signed_distance(&x.shape, &poses[i], &y.shape, &poses[j], &QuerySettings::default())
+                            .unwrap();
                     truth = truth.min(sd.value);
                 }
             }
             // both certified (gap ≤ 1e-9 relative); EPA depths to its tolerance
-            assert!((p.distance - truth).abs() <= 1e-8, "{:?}: {} vs {truth}", w.pair_names(p.pair), p.distance);
+            assert!(
+                (p.distance - truth).abs() <= 1e-8,
+                "{:?}: {} vs {truth}",
+                w.pair_names(p.pair),
+                p.distance
+            );
         }
         let min = w.distances(&q, &mut ws, &s, DistanceMode::Minimum).unwrap().clone();
         let (a, b) = (all.closest.unwrap(), min.closest.unwrap());
@@ -138,7 +341,10 @@ fn all_pairs_minimum_and_collisions_agree_with_brute_force() {
 }
 
 fn table() -> Vec<(Shape, Pose)> {
-    vec![(Shape::Cuboid(Cuboid::new([0.6, 0.4, 0.02]).unwrap()), Pose::from_translation([0.4, 0.0, -0.03]).unwrap())]
+    vec![(
+        Shape::Cuboid(Cuboid::new([0.6, 0.4, 0.02]).unwrap()),
+        Pose::from_translation([0.4, 0.0, -0.03]).unwrap(),
+    )]
 }
 
 fn two_pandas_and_a_table() -> RobotWorld {
@@ -166,7 +372,13 @@ fn several_robots_and_obstacles() {
     let p = panda();
     let moved = RobotWorldBuilder::new()
         .robot(p.clone(), shift, "a/", "a", None)
-        .robot(p, shift.compose(&pose_xyz_rpy([0.8, 0.0, 0.0], [0.0, 0.0, std::f64::consts::PI]).unwrap()), "b/", "b", None)
+        .robot(
+            p,
+            shift.compose(&pose_xyz_rpy([0.8, 0.0, 0.0], [0.0, 0.0, std::f64::consts::PI]).unwrap()),
+            "b/",
+            "b",
+            None,
+        )
         .obstacle("table", table().into_iter().map(|(s, pose)| (s, shift.compose(&pose))).collect())
         .build()
         .unwrap();
@@ -190,7 +402,8 @@ fn srdf_and_rules() {
         "panda.srdf",
     )
     .unwrap();
-    let w = RobotWorldBuilder::new().robot(panda(), Pose::identity(), "", "panda", Some(srdf)).build().unwrap();
+    let w =
+        RobotWorldBuilder::new().robot(panda(), Pose::identity(), "", "panda", Some(srdf)).build().unwrap();
     assert_eq!(w.pairs().len(), 41);
     assert!((0..41).all(|k| w.pair_names(k) != ("panda_link5", "panda_link7")));
     // include an adjacent pair back, exclude a whole link
@@ -199,14 +412,27 @@ fn srdf_and_rules() {
         exclude: vec![(Selector::Object("panda_link0".into()), Selector::All)],
         ..RobotPairRules::default()
     };
-    let w = RobotWorldBuilder::new().robot(panda(), Pose::identity(), "", "panda", None).rules(rules).build().unwrap();
+    let w = RobotWorldBuilder::new()
+        .robot(panda(), Pose::identity(), "", "panda", None)
+        .rules(rules)
+        .build()
+        .unwrap();
     assert_eq!(w.pairs().len(), 42 - 9 + 1);
     assert_eq!(w.pair_names(w.pairs().len() - 1), ("panda_link1", "panda_link2"));
     let none = RobotPairRules { self_collision: SelfCollision::None, ..RobotPairRules::default() };
-    let w = RobotWorldBuilder::new().robot(panda(), Pose::identity(), "", "panda", None).obstacle("table", table()).rules(none).build().unwrap();
+    let w = RobotWorldBuilder::new()
+        .robot(panda(), Pose::identity(), "", "panda", None)
+        .obstacle("table", table())
+        .rules(none)
+        .build()
+        .unwrap();
     assert_eq!(w.pairs().len(), 11);
     let rigid = RobotPairRules { self_collision: SelfCollision::AllButRigid, ..RobotPairRules::default() };
-    let w = RobotWorldBuilder::new().robot(panda(), Pose::identity(), "", "panda", None).rules(rigid).build().unwrap();
+    let w = RobotWorldBuilder::new()
+        .robot(panda(), Pose::identity(), "", "panda", None)
+        .rules(rigid)
+        .build()
+        .unwrap();
     // 11 geometry links in 9 rigid groups' worth of pairs: all 55 minus link7–hand
     assert_eq!(w.pairs().len(), 54);
 }
@@ -221,10 +447,15 @@ fn bad_input() {
     assert!(e.contains("itself"), "{e}");
     let e = err(base().robot(panda(), Pose::identity(), "", "again", None));
     assert!(e.contains("duplicate body name"), "{e}");
-    let srdf = Srdf::parse(r#"<robot><disable_collisions link1="panda_link5" link2="elbow"/></robot>"#, "p.srdf").unwrap();
+    let srdf =
+        Srdf::parse(r#"<robot><disable_collisions link1="panda_link5" link2="elbow"/></robot>"#, "p.srdf")
+            .unwrap();
     let e = err(RobotWorldBuilder::new().robot(panda(), Pose::identity(), "", "panda", Some(srdf)));
     assert!(e.contains("elbow") && e.contains("p.srdf:1"), "{e}");
-    let rules = RobotPairRules { include: vec![(Selector::Group("nobody".into()), Selector::All)], ..Default::default() };
+    let rules = RobotPairRules {
+        include: vec![(Selector::Group("nobody".into()), Selector::All)],
+        ..Default::default()
+    };
     let e = err(base().rules(rules));
     assert!(e.contains("pairs.include[0][0]"), "{e}");
 
@@ -258,7 +489,11 @@ fn world_is_shareable_between_threads() {
             std::thread::spawn(move || {
                 let mut ws = w.workspace();
                 let q = ANCHOR[t].0;
-                w.distances(&q, &mut ws, &RobotQuerySettings::default(), DistanceMode::Minimum).unwrap().closest.unwrap().distance
+                w.distances(&q, &mut ws, &RobotQuerySettings::default(), DistanceMode::Minimum)
+                    .unwrap()
+                    .closest
+                    .unwrap()
+                    .distance
             })
         })
         .collect();
