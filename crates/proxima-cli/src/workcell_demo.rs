@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use plotters::prelude::*;
 use proxima_scene::workcell::{self, PrismModel};
 use proxima_scene::{
-    ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene,
+    ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene_file,
 };
 use serde_json::{Value, json};
 
@@ -287,8 +287,8 @@ pub fn run(
 ) -> Result<()> {
     let mut main_cell = match scene {
         Some(path) => {
-            let text_in = common::read_text(path)?;
-            parse_scene(&text_in).with_context(|| format!("scene file {}", path.display()))?
+            common::read_text(path)?;
+            parse_scene_file(path).with_context(|| format!("scene file {}", path.display()))?
         }
         None => workcell::w25(PrismModel::Exact, false)?,
     };

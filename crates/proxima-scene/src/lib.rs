@@ -66,7 +66,7 @@ pub use robot_query::{
     CollisionReport, DistanceMode, DistanceReport, PairDistance, RobotQuerySettings, RobotWorkspace,
 };
 pub use robot_world::{RobotPairRules, RobotWorld, RobotWorldBuilder, SelfCollision};
-pub use scene_file::parse_scene;
+pub use scene_file::{parse_scene, parse_scene_file, parse_scene_in};
 pub use schedule::{CycleReport, Reason, ScheduleSettings, Scheduler, brute_force_minimum};
 pub use workcell::Workcell;
 pub use world::{ObjectId, World};
