@@ -6,6 +6,8 @@
 //! proxima bench-lcp --manifest FILE [--manifest FILE ...] --solver lemke --out RESULTS [...]
 //! proxima demo [--out DIR] [--format text|json] [--scene FILE] [--cycles N] [--scale-cycles N]
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
+//! proxima check --urdf FILE [--srdf FILE] [--package-dir DIR]... (--q "q1,q2,..." | --configs FILE.csv|FILE.npy)
+//!               [--all-pairs] [--clamp] [--fail-on-collision] [--format text|json]
 //! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
@@ -15,7 +17,8 @@
 //! proxima reproduce dqp3 --out DIR [--trajectories N]
 //! ```
 //!
-//! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error);
+//! Exit codes: 0 when the command ran (a problem without a solution is a result, not an error;
+//! `check --fail-on-collision` exits 1 when a configuration is in collision);
 //! 2 for bad arguments or bad input (missing file, malformed data, NaN, mismatched sizes), with
 //! one line `error: ...` on stderr; 3 for an internal error (a panic, reported on one line).
 
@@ -23,6 +26,7 @@ mod bench_dqp3;
 mod bench_geometry;
 mod bench_lcp;
 mod bench_robot;
+mod check;
 mod common;
 mod demo;
 mod plot;
@@ -57,6 +61,9 @@ enum Command {
     /// cross-check, cycle-time statistics, SVG plots), then the reference's worked examples, the
     /// Siconos LCP test problems and the geometric listings.
     Demo(demo::DemoArgs),
+    /// Certified self-distances of a robot (URDF + meshes, optional SRDF) for one configuration
+    /// or a CSV / .npy file of them.
+    Check(check::CheckArgs),
     /// Distance or intersection for every query of a geometry workload file (JSON Lines).
     Query(query::QueryArgs),
     /// Time the geometry queries of a workload file and write JSON Lines results (harness contract).
@@ -117,6 +124,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::BenchLcp(args) => bench_lcp::run(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Check(args) => check::run(&args),
         Command::Query(args) => query::run(&args),
         Command::BenchGeometry(args) => bench_geometry::run(&args),
         Command::BenchRobot(args) => bench_robot::run(&args),
@@ -127,6 +135,10 @@ fn main() -> ExitCode {
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => {
+            if let Some(found) = e.downcast_ref::<check::CollisionFound>() {
+                eprintln!("{found}");
+                return ExitCode::from(1);
+            }
             if let Some(internal) = e.downcast_ref::<common::Internal>() {
                 eprintln!("error: internal error: {}", common::one_line(&internal.0));
                 return ExitCode::from(3);
