@@ -9,6 +9,7 @@
 //!
 //! One untimed pass writes a `config` record per configuration: `min_distance` (signed: minus
 //! the penetration depth for overlapping hulls) and `pair` from the all-pairs distance query,
+//! `bracket` its proven [lower, upper],
 //! `in_collision` from the collision query, `distances` per pair with `--all-pairs`. Then two
 //! timed sections, `--repeat` passes each over every configuration, single thread, each call
 //! timed alone (forward kinematics + placements + every pair; loading and hulls are not
@@ -47,6 +48,9 @@ pub struct BenchRobotArgs {
     /// Write every pair's distance into the config records.
     #[arg(long)]
     pub all_pairs: bool,
+    /// Warm-start each pair from its query at the previous configuration.
+    #[arg(long)]
+    pub warm_start: bool,
     /// Only the first N configurations (0 = all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,

@@ -17,6 +17,7 @@ use proxima_geom::shape::{ConvexPolytope, convex_hull};
 
 use crate::error::RobotError;
 use crate::mesh::{MeshParts, read_mesh};
+use crate::support::HullSupport;
 
 /// What to do with a mesh part that has no 3D hull (fewer than four non-coplanar points).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -39,6 +40,8 @@ pub struct HullPiece {
     pub mesh_vertices: usize,
     /// Whether the points span less than three dimensions.
     pub flat: bool,
+    /// Its support function by hill climbing (3D hulls).
+    pub support: Option<Arc<HullSupport>>,
 }
 
 /// The pieces of `points` (already scaled).
@@ -48,12 +51,16 @@ pub fn hull_piece(
     degenerate: DegenerateMeshes,
 ) -> Result<HullPiece, GeomError> {
     match convex_hull(points) {
-        Ok(h) => Ok(HullPiece {
-            part_name: part_name.to_string(),
-            polytope: h.to_polytope(),
-            mesh_vertices: points.len(),
-            flat: false,
-        }),
+        Ok(h) => {
+            let polytope = h.to_polytope();
+            Ok(HullPiece {
+                part_name: part_name.to_string(),
+                support: HullSupport::new(&polytope).map(Arc::new),
+                polytope,
+                mesh_vertices: points.len(),
+                flat: false,
+            })
+        }
         Err(GeomError::Degenerate { .. }) if degenerate == DegenerateMeshes::Flag && !points.is_empty() => {
             let mut distinct: Vec<[f64; 3]> = points.to_vec();
             distinct.sort_by(|a, b| {
@@ -69,6 +76,7 @@ pub fn hull_piece(
                 polytope: ConvexPolytope::new(distinct)?,
                 mesh_vertices: points.len(),
                 flat: true,
+                support: None,
             })
         }
         Err(e) => Err(e),

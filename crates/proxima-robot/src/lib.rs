@@ -11,6 +11,7 @@
 //! | [`resolve`] | `package://`, `file://` and relative mesh URIs through package directories |
 //! | [`mesh`] | STL (binary/ASCII) and COLLADA through `mesh-loader`, OBJ with objects in f64 |
 //! | [`hull`] | exact convex hulls per mesh part, cached per file ([`MeshCache`]); flat meshes flagged |
+//! | [`support`] | [`HullSupport`]: the hulls' support function by a direction table and hill climbing (for GJK) |
 //! | [`model`] | [`Robot`]: the kinematic tree, configuration order, limits, geometry pieces, forward kinematics |
 //! | [`motion`] | [`MotionBounds`]: per-link displacement bounds from joint deltas and speed bounds from velocity limits |
 //! | [`serial`] | hand-written serial arms ([`SerialArm`]) for the spec's workcells |
@@ -61,6 +62,7 @@ pub mod motion;
 pub mod resolve;
 pub mod serial;
 pub mod srdf;
+pub mod support;
 pub mod trajectory;
 pub mod urdf;
 mod xml;
@@ -77,5 +79,6 @@ pub use model::{
 pub use motion::MotionBounds;
 pub use serial::SerialArm;
 pub use srdf::Srdf;
+pub use support::HullSupport;
 pub use trajectory::{JointSinusoid, Trajectory};
 pub use urdf::{JointKind, UrdfRobot, parse_urdf};

@@ -33,6 +33,7 @@ use crate::error::RobotError;
 use crate::hull::{DegenerateMeshes, MeshCache};
 use crate::mesh::MeshParts;
 use crate::resolve::resolve_uri;
+use crate::support::HullSupport;
 use crate::urdf::{JointKind, UrdfGeometry, UrdfRobot, parse_urdf};
 
 /// How a robot description is loaded.
@@ -165,6 +166,8 @@ pub struct Geometry {
     pub source: GeometrySource,
     /// A ball containing the shape, in the shape's frame: (centre, radius).
     pub bounding_sphere: ([f64; 3], f64),
+    /// The hill-climbing support function of a mesh hull (shared by the pieces of one mesh).
+    pub support: Option<Arc<HullSupport>>,
 }
 
 /// A robot: kinematic tree, limits and convex collision geometry (immutable; share it with
@@ -385,6 +388,7 @@ impl Robot {
                     bounding_sphere: bounding_sphere(&shape),
                     shape,
                     source: GeometrySource::Primitive,
+                    support: None,
                 };
                 match &c.geometry {
                     UrdfGeometry::Box { size } => geometries.push(primitive(geom(
@@ -416,6 +420,7 @@ impl Robot {
                                 origin: c.origin,
                                 bounding_sphere: bounding_sphere(&shape),
                                 shape,
+                                support: p.support.clone(),
                                 source: GeometrySource::Mesh {
                                     uri: filename.clone(),
                                     path: path.clone(),

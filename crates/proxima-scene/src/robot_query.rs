@@ -3,12 +3,16 @@
 //!
 //! # Distances
 //!
-//! A body pair's distance is the minimum over its piece pairs. Each piece pair is answered by
-//! [`proxima_geom::distance_tracked`] (warm-started from the pair's previous query in the
-//! workspace, unsigned: GJK stops as soon as contact is proven), and pairs that touch or
-//! overlap are re-measured by [`proxima_geom::signed_distance`] (EPA penetration depth with a
-//! bracket) when signed distances are asked for. Every reported number comes with its proven
-//! bracket `[lower, upper]`.
+//! A body pair's distance is the minimum over its piece pairs. Two mesh hulls are measured by
+//! GJK ([`proxima_geom::gjk::gjk_distance`]) on their hill-climbing support functions
+//! ([`proxima_robot::HullSupport`]: the same vertices, so the same convex sets and the same
+//! certificate — GJK's lower bound is a support-function bound, its upper bound the witness
+//! distance); other pieces by [`proxima_geom::distance_tracked`] (unsigned: GJK stops as soon
+//! as contact is proven). Optionally warm-started from the pair's previous query in the
+//! workspace. Pairs that touch or overlap are re-measured when signed distances are asked for:
+//! EPA ([`proxima_geom::gjk::penetration`]) gives the depth with its bracket, and
+//! [`proxima_geom::signed_distance`] decides the rest (touching, separation not proven).
+//! Every reported number comes with its proven bracket `[lower, upper]`.
 //!
 //! With [`DistanceMode::Minimum`] only the minimum is proven, by branch and bound: piece pairs
 //! are taken in increasing order of the lower bound |c_a − c_b| − r_a − r_b of their bounding
@@ -21,14 +25,14 @@
 //! [`RobotWorld::collisions`] decides for every pair (no early exit) whether it touches or
 //! overlaps. A piece pair whose bounding balls are apart (rounded so that round-off cannot
 //! turn an overlap into a gap) is separated without a query; the others go to
-//! [`proxima_geom::intersects`], which proves either a common point or a separating
-//! direction. A pair without a verdict is listed as undecided and counted as colliding.
+//! [`proxima_geom::intersects`] (GJK's early exit for hulls), which proves either a common
+//! point or a separating direction. A pair without a verdict is listed as undecided and counted as colliding.
 
 use nalgebra::{Point3, Vector3};
-use proxima_geom::gjk::penetration;
+use proxima_geom::gjk::{gjk_distance, penetration};
 use proxima_geom::{
-    GjkCache, Intersection, Pose, Proximity, QuerySettings, Shape, distance, distance_tracked, intersects,
-    signed_distance,
+    GjkCache, GjkStatus, Intersection, Pose, Proximity, QuerySettings, Shape, distance, distance_tracked,
+    intersects, signed_distance,
 };
 use proxima_robot::LimitPolicy;
 
@@ -227,6 +231,38 @@ impl RobotWorld {
             let (na, nb) = self.pair_names(pair as usize);
             SceneError::Query { pair: (na.to_string(), nb.to_string()), source }
         };
+        if let (Some(sa), Some(sb)) = (&a.support, &b.support) {
+            // Two mesh hulls: GJK on their hill-climbing support functions.
+            let cache = settings.warm_start.then_some(&mut ws.caches[k]);
+            let o = gjk_distance(&**sa, pa, &**sb, pb, &settings.query.gjk, cache).map_err(err)?;
+            let upper = (o.point_b - o.point_a).norm();
+            if o.lower > 0.0
+                && upper > settings.query.touching_tolerance
+                && o.status != GjkStatus::MaxIterations
+            {
+                return Ok(PairDistance {
+                    pair: pair as usize,
+                    distance: upper,
+                    lower: o.lower.min(upper),
+                    upper,
+                    points: Some((o.point_a, o.point_b)),
+                    pieces: (i, j),
+                });
+            }
+            if o.status == GjkStatus::Contact && settings.signed {
+                if let Some(e) = penetration(&**sa, pa, &**sb, pb, &settings.query.gjk).map_err(err)? {
+                    return Ok(PairDistance {
+                        pair: pair as usize,
+                        distance: -e.depth,
+                        lower: -e.upper,
+                        upper: -e.lower,
+                        points: Some((e.point_a, e.point_b)),
+                        pieces: (i, j),
+                    });
+                }
+            }
+            // touching, unproven separation, no verdict: the general path below decides
+        }
         let r = if settings.warm_start {
             distance_tracked(&a.shape, pa, &b.shape, pb, unsigned, &mut ws.caches[k])
         } else {
@@ -243,12 +279,11 @@ impl RobotWorld {
         };
         if r.certificate.lower <= 0.0 && settings.signed {
             // touching or overlapping (or separation not proven): the depth with its bracket
-            let bounded =
-                matches!((&a.shape, &b.shape), (Shape::ConvexPolytope(_), Shape::ConvexPolytope(_)));
-            let epa = if bounded {
-                penetration(&a.shape, pa, &b.shape, pb, &settings.query.gjk).map_err(err)?
-            } else {
-                None
+            let epa = match (&a.shape, &b.shape) {
+                (Shape::ConvexPolytope(_), Shape::ConvexPolytope(_)) => {
+                    penetration(&a.shape, pa, &b.shape, pb, &settings.query.gjk).map_err(err)?
+                }
+                _ => None,
             };
             match epa {
                 Some(e) => {
@@ -384,17 +419,13 @@ impl RobotWorld {
                     continue;
                 }
                 report.queries += 1;
-                let hit = intersects(
-                    &self.pieces[i].shape,
-                    &ws.poses[i],
-                    &self.pieces[j].shape,
-                    &ws.poses[j],
-                    &settings.query,
-                )
-                .map_err(|source| {
+                let err = |source| {
                     let (na, nb) = self.pair_names(pair as usize);
                     SceneError::Query { pair: (na.to_string(), nb.to_string()), source }
-                })?;
+                };
+                let (x, y) = (&self.pieces[i], &self.pieces[j]);
+                let hit = intersects(&x.shape, &ws.poses[i], &y.shape, &ws.poses[j], &settings.query)
+                    .map_err(err)?;
                 match hit {
                     Intersection::Intersecting { .. } => verdict = Verdict::Colliding,
                     Intersection::Separated { .. } => {}

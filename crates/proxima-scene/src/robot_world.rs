@@ -29,7 +29,7 @@
 use std::sync::Arc;
 
 use proxima_geom::{Pose, Shape};
-use proxima_robot::{Robot, Srdf};
+use proxima_robot::{HullSupport, Robot, Srdf};
 
 use crate::error::SceneError;
 use crate::pairs::Selector;
@@ -138,6 +138,8 @@ pub struct Piece {
     pub local: Pose,
     /// Bounding ball in the shape's frame: centre and radius.
     pub sphere: ([f64; 3], f64),
+    /// Hill-climbing support function of a hull piece (the GJK fast path of hull pairs).
+    pub support: Option<Arc<HullSupport>>,
 }
 
 /// A monitored pair of bodies (a < b by body index).
@@ -244,6 +246,7 @@ impl RobotWorldBuilder {
                         shape: g.shape.clone(),
                         local: g.origin,
                         sphere: g.bounding_sphere,
+                        support: g.support.clone(),
                     });
                 }
                 bodies.push(Body {
@@ -268,7 +271,11 @@ impl RobotWorldBuilder {
                         "a piece is unbounded",
                     ));
                 }
-                pieces.push(Piece { body, shape: shape.clone(), local: *pose, sphere });
+                let support = match shape {
+                    Shape::ConvexPolytope(p) => HullSupport::new(p).map(Arc::new),
+                    _ => None,
+                };
+                pieces.push(Piece { body, shape: shape.clone(), local: *pose, sphere, support });
             }
             bodies.push(Body {
                 name: obstacle.name.clone(),
