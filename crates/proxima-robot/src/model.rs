@@ -77,12 +77,12 @@ pub struct JointLimits {
 pub enum JointDrive {
     /// A fixed joint.
     Fixed,
-    /// q[coordinate].
+    /// `q[coordinate]`.
     Actuated {
         /// Index into the configuration.
         coordinate: usize,
     },
-    /// multiplier · q[coordinate] + offset (a mimic joint, chains resolved).
+    /// `multiplier · q[coordinate] + offset` (a mimic joint, chains resolved).
     Mimic {
         /// Index into the configuration of the actuated joint it follows.
         coordinate: usize,
