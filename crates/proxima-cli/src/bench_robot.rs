@@ -90,7 +90,7 @@ fn pose(v: Option<&Value>, at: &str) -> Result<proxima_geom::Pose> {
             }
         }
     };
-    pose_xyz_rpy(vec3("xyz")?, vec3("rpy")?).with_context(|| format!("{at}"))
+    pose_xyz_rpy(vec3("xyz")?, vec3("rpy")?).with_context(|| at.to_string())
 }
 
 /// Reads a workload (FORMAT.md) and builds its robot world.

@@ -85,7 +85,7 @@ impl HullSupport {
         } else {
             (2, m.z)
         };
-        if !(major.abs() > 0.0) {
+        if major == 0.0 || major.is_nan() {
             return 0;
         }
         let face = axis * 2 + usize::from(major < 0.0);

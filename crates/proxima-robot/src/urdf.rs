@@ -352,7 +352,7 @@ fn joint(xml: &XmlFile, node: Node) -> Result<UrdfJoint, RobotError> {
         Some(a) => {
             let v = Vector3::from(xml.vec3(a, "xyz", Some([1.0, 0.0, 0.0]))?);
             let n = v.norm();
-            if kind.is_movable() && !(n > 1e-12) {
+            if kind.is_movable() && n <= 1e-12 {
                 return Err(xml.error(a, "the axis has zero length"));
             }
             if n > 0.0 { v / n } else { Vector3::x() }

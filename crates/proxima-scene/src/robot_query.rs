@@ -249,17 +249,18 @@ impl RobotWorld {
                     pieces: (i, j),
                 });
             }
-            if o.status == GjkStatus::Contact && settings.signed {
-                if let Some(e) = penetration(&**sa, pa, &**sb, pb, &settings.query.gjk).map_err(err)? {
-                    return Ok(PairDistance {
-                        pair: pair as usize,
-                        distance: -e.depth,
-                        lower: -e.upper,
-                        upper: -e.lower,
-                        points: Some((e.point_a, e.point_b)),
-                        pieces: (i, j),
-                    });
-                }
+            if o.status == GjkStatus::Contact
+                && settings.signed
+                && let Some(e) = penetration(&**sa, pa, &**sb, pb, &settings.query.gjk).map_err(err)?
+            {
+                return Ok(PairDistance {
+                    pair: pair as usize,
+                    distance: -e.depth,
+                    lower: -e.upper,
+                    upper: -e.lower,
+                    points: Some((e.point_a, e.point_b)),
+                    pieces: (i, j),
+                });
             }
             // touching, unproven separation, no verdict: the general path below decides
         }
