@@ -22,7 +22,9 @@ use proxima_robot::{LimitPolicy, LoadOptions, Robot, Srdf};
 use proxima_scene::{DistanceMode, RobotQuerySettings, RobotWorldBuilder};
 use serde_json::{Value, json};
 
-use crate::common;
+use proxima_cli_support::exit::Finding;
+use proxima_cli_support::files::read_text;
+
 use crate::solve::Format;
 
 /// Arguments of `proxima check`.
@@ -57,25 +59,13 @@ pub struct CheckArgs {
     pub format: Format,
 }
 
-/// Exit status 1: the check ran and found a collision (`--fail-on-collision`).
-#[derive(Debug)]
-pub struct CollisionFound(pub usize);
-
-impl std::fmt::Display for CollisionFound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} configuration(s) in collision", self.0)
-    }
-}
-
-impl std::error::Error for CollisionFound {}
-
 /// Runs `proxima check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
     let options = LoadOptions { package_dirs: args.package_dirs.clone(), ..LoadOptions::default() };
     let robot = Robot::from_urdf_file(&args.urdf, &options)?;
     let srdf = match &args.srdf {
         None => None,
-        Some(p) => Some(Srdf::parse(&common::read_text(p)?, &p.display().to_string())?),
+        Some(p) => Some(Srdf::parse(&read_text(p)?, &p.display().to_string())?),
     };
     let configs = match (&args.q, &args.configs) {
         (Some(q), _) => vec![parse_list(q).context("--q")?],
@@ -84,10 +74,11 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     };
     let world =
         RobotWorldBuilder::new().robot(Arc::new(robot), Pose::identity(), "", "robot", srdf).build()?;
-    let settings = RobotQuerySettings {
-        limits: if args.clamp { LimitPolicy::Clamp } else { LimitPolicy::Reject },
-        ..RobotQuerySettings::default()
-    };
+    let settings = RobotQuerySettings::default().with_limits(if args.clamp {
+        LimitPolicy::Clamp
+    } else {
+        LimitPolicy::Reject
+    });
     let mode = if args.all_pairs { DistanceMode::AllPairs } else { DistanceMode::Minimum };
     let text = args.format == Format::Text;
     if text {
@@ -152,7 +143,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         println!("{} of {} configurations in collision", colliding, configs.len());
     }
     if args.fail_on_collision && colliding > 0 {
-        return Err(CollisionFound(colliding).into());
+        return Err(Finding(format!("{colliding} configuration(s) in collision")).into());
     }
     Ok(())
 }
@@ -171,7 +162,7 @@ fn read_configs(path: &Path, robot: &Robot) -> Result<Vec<Vec<f64>>> {
         let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         read_npy(&bytes).with_context(|| format!("{}", path.display()))?
     } else {
-        read_csv(&common::read_text(path)?, robot).with_context(|| format!("{}", path.display()))?
+        read_csv(&read_text(path)?, robot).with_context(|| format!("{}", path.display()))?
     };
     if configs.is_empty() {
         bail!("{}: no configurations", path.display());

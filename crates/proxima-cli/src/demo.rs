@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Args;
 use proxima_geom::lcp_queries::{
-    AlignedBox3, BoxN, CertifySettings, CylinderData, DistanceOutput, KernelPath, box_box_distance_f64,
+    AlignedBox3, BoxN, CertifySettings, CylinderData, DistanceOutput, box_box_distance_f64,
     triangle_aligned_box_distance, triangle_aligned_box_distance_f64, triangle_cylinder_intersection,
     triangle_cylinder_intersection_f64,
 };
@@ -24,7 +24,9 @@ use proxima_lcp::io::read_siconos_lcp;
 use proxima_lcp::{Field, Lcp, LcpSolution, LcpStatus, LemkeSettings, QuadraticField, Rational, solve_lemke};
 use serde_json::{Value, json};
 
-use crate::common::{self, Scalar};
+use proxima_cli_support::exit;
+
+use crate::scalar::{self, Scalar};
 use crate::solve::Format;
 
 /// Arguments of `proxima demo`.
@@ -183,7 +185,7 @@ fn build<T: Scalar>(m: &[Vec<i64>], q: &[i64]) -> Option<Lcp<T>> {
 
 fn check<T: Scalar>(lcp: &Lcp<T>, sol: &LcpSolution<T>, expect: &Expect) -> bool {
     let certified = sol.status.is_solved()
-        && common::residual_ok(&sol.residual.min_map_inf, lcp.view().scale(), lcp.n())
+        && scalar::residual_ok(&sol.residual.min_map_inf, lcp.view().scale(), lcp.n())
         && sol.residual.min_z.to_f64() >= 0.0;
     match expect {
         Expect::Solvable => certified,
@@ -203,7 +205,7 @@ fn check<T: Scalar>(lcp: &Lcp<T>, sol: &LcpSolution<T>, expect: &Expect) -> bool
 fn solve_row<T: Scalar>(group: &'static str, name: String, lcp: &Lcp<T>, expect: &Expect) -> Row {
     let settings = LemkeSettings::default();
     let start = Instant::now();
-    let result = common::catch(|| solve_lemke(lcp, &settings));
+    let result = exit::catch(|| solve_lemke(lcp, &settings));
     let time = start.elapsed();
     let base = Row {
         group,
@@ -319,10 +321,10 @@ fn print_row(row: &Row) {
         row.status,
         row.path,
         row.pivots.map_or("-".into(), |p| p.to_string()),
-        row.residual.map_or("-".into(), common::fmt_residual),
-        row.time.map_or("-".into(), common::fmt_duration),
+        row.residual.map_or("-".into(), scalar::fmt_residual),
+        row.time.map_or("-".into(), scalar::fmt_duration),
         if row.ok { "ok" } else { "UNEXPECTED" },
-        row.note.as_ref().map_or(String::new(), |n| format!("  ({})", common::one_line(n))),
+        row.note.as_ref().map_or(String::new(), |n| format!("  ({})", exit::one_line(n))),
     );
 }
 
@@ -482,19 +484,6 @@ struct GeoRow {
     note: Option<String>,
 }
 
-fn kernel_path_name(p: KernelPath) -> &'static str {
-    match p {
-        KernelPath::Exact => "exact",
-        KernelPath::Float => "float",
-        KernelPath::FloatCertified => "float_certified",
-        KernelPath::FastPath => "fast_path",
-        KernelPath::ExactResolve => "exact_resolve",
-        KernelPath::Uncertified => "uncertified",
-        #[allow(unreachable_patterns)]
-        _ => "other",
-    }
-}
-
 /// Runs `f` timed; a panic or an error becomes a row that says why.
 fn geo_row<R>(
     name: &'static str,
@@ -503,7 +492,7 @@ fn geo_row<R>(
     judge: impl FnOnce(&R) -> (String, String, GeoCheck),
 ) -> GeoRow {
     let start = Instant::now();
-    let out = common::catch(f);
+    let out = exit::catch(f);
     let time = start.elapsed();
     let base = GeoRow {
         name,
@@ -522,11 +511,11 @@ fn geo_row<R>(
         Ok(Err(e @ GeomError::Unsupported { .. })) => GeoRow { note: Some(e.to_string()), ..base },
         Ok(Err(e)) => GeoRow { check: GeoCheck::Unexpected, note: Some(e.to_string()), ..base },
         Err(panic) if panic.contains("not yet implemented") || panic.contains("not implemented") => {
-            GeoRow { note: Some(common::one_line(&panic)), ..base }
+            GeoRow { note: Some(exit::one_line(&panic)), ..base }
         }
         Err(panic) => GeoRow {
             check: GeoCheck::Unexpected,
-            note: Some(format!("panic: {}", common::one_line(&panic))),
+            note: Some(format!("panic: {}", exit::one_line(&panic))),
             ..base
         },
     }
@@ -589,7 +578,7 @@ fn geometry_rows() -> Vec<GeoRow> {
             let ok = close(d, expected, 1e-12) && cert.lower <= d && d <= cert.upper && cert.gap() <= 1e-9;
             (
                 format!("d = {d} in [{}, {}]", cert.lower, cert.upper),
-                crate::query::path_name(&r.path),
+                r.path.to_string(),
                 GeoCheck::from_bool(ok),
             )
         },
@@ -617,7 +606,7 @@ fn geometry_rows() -> Vec<GeoRow> {
             let ok = close(d, expected, 1e-12)
                 && cert.is_some_and(|c| c.lower <= d && d <= c.upper && c.gap() <= 1e-9 * c.scale);
             let bracket = cert.map_or(String::new(), |c| format!(" in [{}, {}]", c.lower, c.upper));
-            (format!("d = {d}{bracket}"), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+            (format!("d = {d}{bracket}"), r.path.as_str().into(), GeoCheck::from_bool(ok))
         },
     ));
 
@@ -629,7 +618,7 @@ fn geometry_rows() -> Vec<GeoRow> {
         let bracket = r.certificate.map_or(String::new(), |c| format!(" in [{}, {}]", c.lower, c.upper));
         let verdict =
             if check { GeoCheck::from_bool(close(d, LISTING4_DISTANCE, 1e-12)) } else { GeoCheck::Info };
-        (format!("d = {d}{bracket}"), kernel_path_name(r.path).to_string(), verdict)
+        (format!("d = {d}{bracket}"), r.path.as_str().to_string(), verdict)
     };
     rows.push(geo_row(
         "listing 4 triangle-aligned box",
@@ -655,7 +644,7 @@ fn geometry_rows() -> Vec<GeoRow> {
             let d = r.distance_f64();
             (
                 format!("d = {d}"),
-                kernel_path_name(r.path).into(),
+                r.path.as_str().into(),
                 GeoCheck::from_bool(close(d, LISTING4_DISTANCE, 1e-12)),
             )
         },
@@ -671,7 +660,7 @@ fn geometry_rows() -> Vec<GeoRow> {
         || triangle_cylinder_intersection_f64(&tri8, &[0.0; 3], &unit, 1.0, 2.0, &cs),
         |r| {
             let ok = r.intersects && r.param[0].abs() <= 1e-12 && close(r.param[1], 11.0 / 30.0, 1e-12);
-            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+            (param_text(&r.param), r.path.as_str().into(), GeoCheck::from_bool(ok))
         },
     ));
     rows.push(geo_row(
@@ -694,7 +683,7 @@ fn geometry_rows() -> Vec<GeoRow> {
         |r| {
             let t = QuadraticField::from_rational(Rational::new(11, 30));
             let ok = r.intersects && r.param[0].is_zero() && r.param[1].sub(&t).is_zero();
-            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+            (param_text(&r.param), r.path.as_str().into(), GeoCheck::from_bool(ok))
         },
     ));
 
@@ -707,7 +696,7 @@ fn geometry_rows() -> Vec<GeoRow> {
         || triangle_cylinder_intersection_f64(&tri9, &[0.0; 3], &unit, 1.0, 2.0, &cs),
         |r| {
             let ok = r.intersects && close(r.param[0], s9, 1e-12) && r.param[1].abs() <= 1e-12;
-            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+            (param_text(&r.param), r.path.as_str().into(), GeoCheck::from_bool(ok))
         },
     ));
     rows.push(geo_row(
@@ -735,7 +724,7 @@ fn geometry_rows() -> Vec<GeoRow> {
             );
             let ok =
                 r.intersects && expected.is_ok_and(|s| r.param[0].sub(&s).is_zero()) && r.param[1].is_zero();
-            (param_text(&r.param), kernel_path_name(r.path).into(), GeoCheck::from_bool(ok))
+            (param_text(&r.param), r.path.as_str().into(), GeoCheck::from_bool(ok))
         },
     ));
     rows.extend(intersection_rows());
@@ -767,8 +756,9 @@ fn intersection_text(hit: &Intersection) -> String {
 /// Test-intersection rows (issue 5): the vertex LP, exact at touching contact where the
 /// article's 1e-4 epsilon is wrong, and cylinder–cylinder separating axes.
 fn intersection_rows() -> Vec<GeoRow> {
-    let settings =
-        |algorithm, arithmetic| QuerySettings { algorithm, arithmetic, ..QuerySettings::default() };
+    let settings = |algorithm, arithmetic| {
+        QuerySettings::default().with_algorithm(algorithm).with_arithmetic(arithmetic)
+    };
     let id = Pose::identity();
     let lp_row = |name: &'static str, arith: &'static str, gap: f64, expect_hit: bool, arithmetic| {
         geo_row(
@@ -823,9 +813,9 @@ fn print_geo_row(row: &GeoRow) {
         row.arithmetic,
         row.result,
         row.path,
-        row.time.map_or("-".into(), common::fmt_duration),
+        row.time.map_or("-".into(), scalar::fmt_duration),
         row.check.as_str(),
-        row.note.as_ref().map_or(String::new(), |n| format!("  ({})", common::one_line(n))),
+        row.note.as_ref().map_or(String::new(), |n| format!("  ({})", exit::one_line(n))),
     );
 }
 

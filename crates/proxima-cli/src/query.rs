@@ -11,15 +11,10 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use nalgebra::Point3;
-use proxima_geom::{
-    Acceleration, Algorithm, Arithmetic, DistanceResult, GeomError, GjkSettings, Intersection, Pose,
-    Proximity, QueryPath, QuerySettings, Shape, distance, intersects,
-};
+use proxima_cli_support::outcome::{Outcome, ResultFields, run_distance, run_intersects};
+use proxima_cli_support::workload;
+use proxima_geom::{Acceleration, Algorithm, Arithmetic, GjkSettings, Intersection, QuerySettings};
 use serde::Serialize;
-
-use crate::common;
-use crate::workload;
 
 /// Which query to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -143,161 +138,6 @@ impl AccelerationArg {
     }
 }
 
-/// How one library call ended.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Outcome<T> {
-    /// An answer.
-    Ok(T),
-    /// The pair / algorithm is not implemented (yet).
-    Unsupported(String),
-    /// Any other failure (rejected input, internal error).
-    Error(String),
-}
-
-impl<T> Outcome<T> {
-    /// `"ok"`, `"unsupported"` or `"error"`.
-    pub fn status(&self) -> &'static str {
-        match self {
-            Outcome::Ok(_) => "ok",
-            Outcome::Unsupported(_) => "unsupported",
-            Outcome::Error(_) => "error",
-        }
-    }
-    /// The message of a failure.
-    pub fn error(&self) -> Option<&str> {
-        match self {
-            Outcome::Ok(_) => None,
-            Outcome::Unsupported(m) | Outcome::Error(m) => Some(m),
-        }
-    }
-}
-
-/// Runs a library call, classifying errors and caught panics (`todo!()` bodies count as
-/// unsupported).
-pub fn classify<T>(f: impl FnOnce() -> Result<T, GeomError>) -> Outcome<T> {
-    match common::catch(f) {
-        Ok(Ok(v)) => Outcome::Ok(v),
-        Ok(Err(e @ GeomError::Unsupported { .. })) => Outcome::Unsupported(e.to_string()),
-        Ok(Err(e)) => Outcome::Error(e.to_string()),
-        Err(panic) if panic.contains("not yet implemented") || panic.contains("not implemented") => {
-            Outcome::Unsupported(common::one_line(&panic))
-        }
-        Err(panic) => Outcome::Error(format!("internal error: {}", common::one_line(&panic))),
-    }
-}
-
-/// `distance` with the outcome classified.
-pub fn run_distance(
-    a: &Shape,
-    pa: &Pose,
-    b: &Shape,
-    pb: &Pose,
-    settings: &QuerySettings,
-) -> Outcome<DistanceResult> {
-    classify(|| distance(a, pa, b, pb, settings))
-}
-
-/// `intersects` with the outcome classified.
-pub fn run_intersects(
-    a: &Shape,
-    pa: &Pose,
-    b: &Shape,
-    pb: &Pose,
-    settings: &QuerySettings,
-) -> Outcome<Intersection> {
-    classify(|| intersects(a, pa, b, pb, settings))
-}
-
-/// A stable name of a query path (`closed_form`, `float/lemke`, `exact_resolve`, `exact`).
-pub fn path_name(path: &QueryPath) -> String {
-    match path {
-        QueryPath::ClosedForm => "closed_form".into(),
-        QueryPath::ActiveSet => "active_set".into(),
-        QueryPath::Float { lcp } => format!("float/{}", lcp.as_str()),
-        QueryPath::ExactResolve => "exact_resolve".into(),
-        QueryPath::Exact => "exact".into(),
-        QueryPath::Gjk { status, iterations } => format!("gjk/{}/{iterations}", status.as_str()),
-        #[allow(unreachable_patterns)]
-        _ => format!("{path:?}").to_lowercase(),
-    }
-}
-
-/// The signed distance a distance answer implies: the distance, 0 at touching, minus the
-/// depth when it was computed (`None` otherwise).
-pub fn signed_of(r: &DistanceResult) -> Option<f64> {
-    match r.proximity {
-        Proximity::Separated { distance, .. } => Some(distance),
-        Proximity::Touching { .. } => Some(0.0),
-        Proximity::Intersecting { depth, .. } => depth.map(|d| -d),
-    }
-}
-
-/// `[x, y, z]` of a world-frame point.
-pub fn xyz(p: &Point3<f64>) -> [f64; 3] {
-    [p.x, p.y, p.z]
-}
-
-/// The result fields of one query shared by `query` and `bench-geometry`, in output order
-/// (all `null` when the query was not answered). Non-finite numbers are written as `null`.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct ResultFields {
-    /// Separation distance, 0 when touching or intersecting.
-    pub distance: Option<f64>,
-    /// Signed distance (negative = penetration depth) when known.
-    pub signed_distance: Option<f64>,
-    /// Whether the shapes share a point.
-    pub intersects: Option<bool>,
-    /// Witness on a (world frame).
-    pub p_a: Option<[f64; 3]>,
-    /// Witness on b (world frame).
-    pub p_b: Option<[f64; 3]>,
-    /// Certificate lower bound.
-    pub lower: Option<f64>,
-    /// Certificate upper bound.
-    pub upper: Option<f64>,
-    /// The algorithm that ran.
-    pub algorithm: Option<&'static str>,
-}
-
-impl ResultFields {
-    /// Fields of a distance outcome, and its path.
-    pub fn of_distance(out: &Outcome<DistanceResult>) -> (Self, Option<String>) {
-        let Outcome::Ok(r) = out else { return (Self::default(), None) };
-        let (p_a, p_b) = r.witnesses().map_or((None, None), |(a, b)| (Some(xyz(&a)), Some(xyz(&b))));
-        let fields = Self {
-            distance: Some(r.distance()),
-            signed_distance: signed_of(r),
-            intersects: Some(!matches!(r.proximity, Proximity::Separated { .. })),
-            p_a,
-            p_b,
-            lower: Some(r.certificate.lower),
-            upper: Some(r.certificate.upper),
-            algorithm: Some(r.algorithm.as_str()),
-        };
-        (fields, Some(path_name(&r.path)))
-    }
-
-    /// Fields of an intersection outcome (a common point as both witnesses when known).
-    fn of_intersects(out: &Outcome<Intersection>, algorithm: Algorithm) -> Self {
-        match out {
-            Outcome::Ok(Intersection::Intersecting { point }) => {
-                let p = point.as_ref().map(xyz);
-                Self {
-                    intersects: Some(true),
-                    p_a: p,
-                    p_b: p,
-                    algorithm: Some(algorithm.as_str()),
-                    ..Self::default()
-                }
-            }
-            Outcome::Ok(Intersection::Separated { .. }) => {
-                Self { intersects: Some(false), algorithm: Some(algorithm.as_str()), ..Self::default() }
-            }
-            _ => Self::default(),
-        }
-    }
-}
-
 /// One line of `proxima query` output.
 #[derive(Debug, Clone, Serialize)]
 struct QueryRecord<'a> {
@@ -344,12 +184,11 @@ fn text_row(rec: &QueryRecord<'_>) -> String {
 /// Runs `proxima query`.
 pub fn run(args: &QueryArgs) -> Result<()> {
     let w = workload::load(&args.file)?;
-    let settings = QuerySettings {
-        algorithm: args.algorithm.to_geom(),
-        arithmetic: args.arithmetic.to_geom(),
-        gjk: GjkSettings { acceleration: args.acceleration.to_geom(), ..GjkSettings::default() },
-        ..QuerySettings::default()
-    };
+    let settings = QuerySettings::default()
+        .with_algorithm(args.algorithm.to_geom())
+        .with_arithmetic(args.arithmetic.to_geom())
+        .with_gjk(GjkSettings { acceleration: args.acceleration.to_geom(), ..GjkSettings::default() });
+    settings.validate()?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if args.format == QueryFormat::Text {

@@ -10,13 +10,16 @@ use proxima_lcp::io::{
     read_mtx_vector, read_siconos_lcp_with,
 };
 use proxima_lcp::{
-    Lcp, LcpResidual, LcpSolution, LemkeSettings, QpSettings, QpStatus, Rational, solve_lemke, solve_qp,
+    Lcp, LcpResidual, LcpSolution, LemkeSettings, QpSettings, Rational, solve_lemke, solve_qp,
 };
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::common::{self, Internal, Scalar, json_vec, text_vec};
-use crate::solvers::{self, BenchOptions, BenchSolver};
+use proxima_cli_support::exit::{self, Internal};
+use proxima_cli_support::files;
+use proxima_lcp::registry::{self, NamedSolver, SolverSettings};
+
+use crate::scalar::{self, Scalar, json_vec, text_vec};
 
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -41,7 +44,7 @@ pub struct SolveArgs {
     #[arg(long, requires = "matrix", conflicts_with = "file")]
     pub vector: Option<PathBuf>,
     /// Solver: lemke (exact-capable, LCPs and QPs), or for f64 LCPs baraff, minmap-newton,
-    /// fischer-newton, jacobi, pgs, psor (the `bench-lcp` solvers, with their defaults).
+    /// fischer-newton, jacobi, pgs, psor (proxima_lcp::registry, as `bench-lcp`).
     #[arg(long, default_value = "lemke")]
     pub method: String,
     /// Tolerance of the iterative methods: success means ‖min(z, w)‖∞ ≤ tol·max(1, ‖q‖₂).
@@ -104,14 +107,14 @@ enum Loaded<T> {
 
 fn load<T: Scalar>(args: &SolveArgs, limits: &ReadLimits) -> Result<(Loaded<T>, String)> {
     if let (Some(mp), Some(qp)) = (&args.matrix, &args.vector) {
-        let m = read_mtx_matrix::<T>(&common::read_text(mp)?).map_err(|e| in_file(e, mp))?;
-        let q = read_mtx_vector::<T>(&common::read_text(qp)?, limits).map_err(|e| in_file(e, qp))?;
+        let m = read_mtx_matrix::<T>(&files::read_text(mp)?).map_err(|e| in_file(e, mp))?;
+        let q = read_mtx_vector::<T>(&files::read_text(qp)?, limits).map_err(|e| in_file(e, qp))?;
         let lcp = lcp_from_coo(&m, q, limits)
             .map_err(|e| anyhow!("{e} ({} and {})", mp.display(), qp.display()))?;
         return Ok((Loaded::Lcp(lcp), format!("{} + {}", mp.display(), qp.display())));
     }
     let path = args.file.as_ref().ok_or_else(|| anyhow!("no input: give FILE or --matrix and --vector"))?;
-    let text = common::read_text(path)?;
+    let text = files::read_text(path)?;
     let loaded = match detect(path, &text)? {
         Source::Json => match read_json_problem_with::<T>(&text, limits) {
             Ok(ProblemFile::Lcp(lcp)) => Loaded::Lcp(lcp),
@@ -161,24 +164,12 @@ impl<T: Scalar> Answer<T> {
     }
 }
 
-/// QP status names for output.
-pub fn qp_status_str(status: QpStatus) -> String {
-    match status {
-        QpStatus::Solved => "solved".into(),
-        QpStatus::Infeasible => "infeasible".into(),
-        QpStatus::Unbounded => "unbounded".into(),
-        QpStatus::MaxIterations => "max_iterations".into(),
-        QpStatus::NumericalFailure => "numerical_failure".into(),
-        other => format!("{other:?}").to_ascii_lowercase(),
-    }
-}
-
 fn solve_loaded<T: Scalar>(loaded: Loaded<T>) -> Result<Answer<T>> {
     match loaded {
         Loaded::Lcp(lcp) => {
             let settings = LemkeSettings::default();
             let start = Instant::now();
-            let sol = common::catch(|| solve_lemke(&lcp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
+            let sol = exit::catch(|| solve_lemke(&lcp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
             let time = start.elapsed();
             let sol = sol.map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
             Ok(Answer::from_lcp("lcp", lcp.n(), sol.status.as_str().to_string(), sol, time))
@@ -186,10 +177,10 @@ fn solve_loaded<T: Scalar>(loaded: Loaded<T>) -> Result<Answer<T>> {
         Loaded::Qp(qp) => {
             let settings = QpSettings::default();
             let start = Instant::now();
-            let sol = common::catch(|| solve_qp(&qp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
+            let sol = exit::catch(|| solve_qp(&qp, &settings)).map_err(|m| anyhow!(Internal(m)))?;
             let time = start.elapsed();
             let sol = sol.map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
-            let mut answer = Answer::from_lcp("qp", qp.n(), qp_status_str(sol.status), sol.lcp, time);
+            let mut answer = Answer::from_lcp("qp", qp.n(), sol.status.as_str().to_string(), sol.lcp, time);
             answer.x = Some(sol.x);
             answer.objective = Some(sol.objective);
             Ok(answer)
@@ -271,7 +262,7 @@ fn print<T: Scalar>(answer: &Answer<T>, name: &str, args: &SolveArgs) -> Result<
                 answer.status,
                 sol.path,
                 sol.pivots,
-                common::fmt_duration(answer.time)
+                scalar::fmt_duration(answer.time)
             );
             if let (Some(x), Some(obj)) = (&answer.x, &answer.objective) {
                 println!("x          {}", text_vec(x));
@@ -299,14 +290,13 @@ fn run_typed<T: Scalar>(args: &SolveArgs) -> Result<()> {
     print(&answer, &name, args)
 }
 
-/// An f64 LCP through one of the `bench-lcp` solvers (iterative or Baraff pivoting).
-fn run_method(args: &SolveArgs, solver: &dyn BenchSolver) -> Result<()> {
+/// An f64 LCP through a named solver of [`registry`] (iterative or Baraff pivoting).
+fn run_method(args: &SolveArgs, solver: &dyn NamedSolver) -> Result<()> {
     if args.exact {
         bail!("--exact needs --method lemke (method {} runs in f64)", args.method);
     }
-    if !(args.tol.is_finite() && args.tol > 0.0) {
-        bail!("--tol must be a positive number, got {}", args.tol);
-    }
+    let settings = SolverSettings::default().with_tol(args.tol).with_max_iter(args.max_iter);
+    settings.validate()?;
     let limits = ReadLimits::new(args.max_n);
     let (loaded, name) = load::<f64>(args, &limits)?;
     let Loaded::Lcp(lcp) = loaded else {
@@ -314,11 +304,11 @@ fn run_method(args: &SolveArgs, solver: &dyn BenchSolver) -> Result<()> {
     };
     let n = lcp.n();
     let coo = CooMatrix::from_dense(n, n, lcp.m()).ok_or_else(|| anyhow!("matrix size mismatch"))?;
-    let opts = BenchOptions { tol: args.tol, max_iter: args.max_iter };
-    let mut prepared =
-        solver.prepare(&coo, lcp.q(), &opts).map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
+    let mut prepared = solver
+        .prepare(&coo, lcp.q(), &settings)
+        .map_err(|e| anyhow!("the solver rejected the problem: {e}"))?;
     let start = Instant::now();
-    let out = common::catch(|| prepared.solve()).map_err(|m| anyhow!(Internal(m)))?;
+    let out = exit::catch(|| prepared.solve()).map_err(|m| anyhow!(Internal(m)))?;
     let time = start.elapsed();
     if let Some(e) = out.error {
         bail!("the solver rejected the problem: {e}");
@@ -347,8 +337,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if args.method == "lemke" {
         return if args.exact { run_typed::<Rational>(args) } else { run_typed::<f64>(args) };
     }
-    let solver = solvers::find(&args.method).ok_or_else(|| {
-        anyhow!("unknown method {:?}; known methods: {}", args.method, solvers::known_described())
+    let solver = registry::find(&args.method).ok_or_else(|| {
+        anyhow!("unknown method {:?}; known methods: {}", args.method, registry::known_described())
     })?;
     run_method(args, solver)
 }

@@ -11,14 +11,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use plotters::prelude::*;
+use proxima_cli_support::plot::plotters::prelude::*;
 use proxima_scene::workcell::{self, PrismModel};
 use proxima_scene::{
     ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene_file,
 };
 use serde_json::{Value, json};
 
-use crate::common;
+use proxima_cli_support::files;
 
 /// The cycle budget the demo checks against.
 const BUDGET: Duration = Duration::from_millis(1);
@@ -287,7 +287,7 @@ pub fn run(
 ) -> Result<()> {
     let mut main_cell = match scene {
         Some(path) => {
-            common::read_text(path)?;
+            files::read_text(path)?;
             parse_scene_file(path).with_context(|| format!("scene file {}", path.display()))?
         }
         None => workcell::w25(PrismModel::Exact, false)?,

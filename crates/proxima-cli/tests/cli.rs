@@ -361,3 +361,41 @@ fn demo_without_siconos_files_says_so_and_continues() {
     assert!(stdout(&out).contains("not found"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `proxima --help` describes the whole tool and lists every command with a one-line about.
+#[test]
+fn help_describes_the_whole_tool() {
+    let out = run(&["--help"]);
+    assert!(out.status.success());
+    let help = stdout(&out);
+    for needle in ["certified", "proximity", "LCP", "QP", "workcell", "benchmark"] {
+        assert!(help.contains(needle), "--help should mention {needle:?}:\n{help}");
+    }
+    for command in ["solve", "query", "demo", "completions", "bench-geometry", "bench-lcp", "reproduce"] {
+        let line = help.lines().find(|l| l.trim_start().starts_with(&format!("{command} ")));
+        let about = line.map(|l| l.trim_start()[command.len()..].trim().to_string());
+        assert!(about.is_some_and(|a| !a.is_empty()), "no one-line about for {command}:\n{help}");
+    }
+    let reproduce = stdout(&run(&["reproduce", "--help"]));
+    for experiment in ["lcp-methods", "ellipsoids", "dqp3"] {
+        assert!(reproduce.contains(experiment), "{reproduce}");
+    }
+}
+
+/// Completion scripts cover user and lab commands alike; an unknown shell is a usage error.
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell]);
+        assert!(out.status.success(), "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        for name in ["proxima", "solve", "bench-geometry", "bench-lcp", "reproduce", "lcp-methods"] {
+            assert!(script.contains(name), "{shell} script lacks {name:?}");
+        }
+    }
+    // A bash script really is one: it registers a completion function for `proxima`.
+    assert!(stdout(&run(&["completions", "bash"])).contains("complete -F"));
+    let out = run(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("invalid value"), "{}", stderr(&out));
+}

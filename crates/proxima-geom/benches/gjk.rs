@@ -231,7 +231,7 @@ fn ours(bencher: Bencher, name: &str) {
 #[divan::bench(args = WORKLOADS)]
 fn ours_unsigned(bencher: Bencher, name: &str) {
     let Some(w) = workload(name) else { return };
-    let s = QuerySettings { penetration_depth: false, ..QuerySettings::default() };
+    let s = QuerySettings::default().with_penetration_depth(false);
     bencher.counter(ItemsCount::new(w.queries.len())).bench(|| {
         for q in &w.queries {
             black_box(distance(&w.ours[q.a], &q.pa, &w.ours[q.b], &q.pb, black_box(&s)).ok());

@@ -56,6 +56,14 @@ pub enum GeomError {
         /// The requested algorithm, if one was forced.
         algorithm: Option<&'static str>,
     },
+    /// A field of a shape description ([`ShapeSpec`](crate::shape::ShapeSpec)) is missing,
+    /// malformed, or describes an invalid shape.
+    InvalidField {
+        /// The field's path inside the description: `half_extents`, `vertices[2]`, `faces`.
+        field: String,
+        /// What is wrong with it (for a rejected shape, the constructor's reason).
+        reason: String,
+    },
     /// An invalid settings field.
     InvalidSettings {
         /// The field.
@@ -82,6 +90,7 @@ impl fmt::Display for GeomError {
                 Some(alg) => write!(f, "{op} between {a} and {b} with algorithm {alg} is not supported"),
                 None => write!(f, "{op} between {a} and {b} is not supported"),
             },
+            GeomError::InvalidField { field, reason } => write!(f, "{field}: {reason}"),
             GeomError::InvalidSettings { field, reason } => write!(f, "invalid setting {field}: {reason}"),
         }
     }

@@ -64,7 +64,7 @@ fn spheres_touching_and_overlapping() {
 
 #[test]
 fn touching_tolerance() {
-    let settings = QuerySettings { touching_tolerance: 1e-3, ..Default::default() };
+    let settings = QuerySettings::default().with_touching_tolerance(1e-3);
     let r =
         distance(&sphere(1.0), &at(0.0, 0.0, 0.0), &sphere(1.0), &at(2.0005, 0.0, 0.0), &settings).unwrap();
     assert!(matches!(r.proximity, Proximity::Touching { .. }), "{r:?}");
@@ -208,7 +208,7 @@ fn lines() {
 #[test]
 fn algorithm_forcing_and_unsupported() {
     let id = Pose::identity();
-    let lcp = QuerySettings { algorithm: Algorithm::Lcp, ..Default::default() };
+    let lcp = QuerySettings::default().with_algorithm(Algorithm::Lcp);
     let e = distance(&sphere(1.0), &id, &sphere(1.0), &at(3.0, 0.0, 0.0), &lcp).unwrap_err();
     assert_eq!(
         e,
@@ -241,7 +241,7 @@ fn algorithm_forcing_and_unsupported() {
     ));
     let ell = Shape::Ellipsoid(Ellipsoid::new([1.0, 2.0, 3.0]).unwrap());
     assert!(intersects(&cyl, &id, &ell, &id, &s()).is_ok());
-    let closed = QuerySettings { algorithm: Algorithm::ClosedForm, ..Default::default() };
+    let closed = QuerySettings::default().with_algorithm(Algorithm::ClosedForm);
     let poly =
         Shape::ConvexPolytope(ConvexPolytope::new(vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]).unwrap());
     let tri = Shape::Triangle(Triangle::new([0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]).unwrap());

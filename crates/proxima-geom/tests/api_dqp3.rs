@@ -34,8 +34,8 @@ fn dqp3_agrees_with_gjk_and_lcp() {
         Shape::ConvexPolytope(ConvexPolytope::new(cloud).unwrap()),
         Shape::Polyhedron(octahedron),
     ];
-    let dqp3 = QuerySettings { algorithm: Algorithm::Dqp3, ..QuerySettings::default() };
-    let gjk = QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() };
+    let dqp3 = QuerySettings::default().with_algorithm(Algorithm::Dqp3);
+    let gjk = QuerySettings::default().with_algorithm(Algorithm::Gjk);
     for a in &shapes {
         for b in &shapes {
             for k in 0..12 {
@@ -61,7 +61,7 @@ fn dqp3_agrees_with_gjk_and_lcp() {
         }
     }
     // Box–box: the LCP kernel is independent truth.
-    let lcp = QuerySettings { algorithm: Algorithm::Lcp, ..QuerySettings::default() };
+    let lcp = QuerySettings::default().with_algorithm(Algorithm::Lcp);
     let (pa, pb) = (pose(1.0, [0.0, 0.0, 0.0]), pose(2.0, [1.7, 0.4, 0.1]));
     let x = distance(&shapes[0], &pa, &shapes[0], &pb, &dqp3).unwrap();
     let y = distance(&shapes[0], &pa, &shapes[0], &pb, &lcp).unwrap();
@@ -70,7 +70,7 @@ fn dqp3_agrees_with_gjk_and_lcp() {
 
 #[test]
 fn no_facet_form_is_unsupported_and_the_conversion_keeps_the_bracket() {
-    let dqp3 = QuerySettings { algorithm: Algorithm::Dqp3, ..QuerySettings::default() };
+    let dqp3 = QuerySettings::default().with_algorithm(Algorithm::Dqp3);
     let ball = Shape::Sphere(Sphere::new(1.0).unwrap());
     let cube = Shape::Cuboid(Cuboid::new([1.0, 1.0, 1.0]).unwrap());
     let far = Pose::from_translation([4.0, 0.0, 0.0]).unwrap();

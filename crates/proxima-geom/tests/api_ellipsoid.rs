@@ -29,8 +29,8 @@ fn crossed_test_through_the_dispatcher() {
 
 #[test]
 fn ellipsoid_pairs_agree_with_forced_gjk() {
-    let gjk = QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() };
-    let solvers = QuerySettings { algorithm: Algorithm::Ellipsoid, ..QuerySettings::default() };
+    let gjk = QuerySettings::default().with_algorithm(Algorithm::Gjk);
+    let solvers = QuerySettings::default().with_algorithm(Algorithm::Ellipsoid);
     let cloud: Vec<[f64; 3]> = (0..40)
         .map(|k| {
             let t = k as f64 * 2.399963;

@@ -22,7 +22,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() <= tol
 }
 fn settings(algorithm: Algorithm, arithmetic: Arithmetic) -> QuerySettings {
-    QuerySettings { algorithm, arithmetic, ..Default::default() }
+    QuerySettings::default().with_algorithm(algorithm).with_arithmetic(arithmetic)
 }
 fn all_settings() -> Vec<QuerySettings> {
     let mut v = Vec::new();

@@ -161,7 +161,7 @@ fn settings_are_validated() {
     let s = Shape::Sphere(Sphere::new(1.0).unwrap());
     let id = Pose::identity();
     for (gap, touch) in [(NAN, 0.0), (-1.0, 0.0), (INF, 0.0), (0.0, NAN), (0.0, -1e-3), (0.0, INF)] {
-        let settings = QuerySettings { gap_tolerance: gap, touching_tolerance: touch, ..Default::default() };
+        let settings = QuerySettings::default().with_gap_tolerance(gap).with_touching_tolerance(touch);
         assert!(matches!(distance(&s, &id, &s, &id, &settings), Err(GeomError::InvalidSettings { .. })));
         assert!(matches!(intersects(&s, &id, &s, &id, &settings), Err(GeomError::InvalidSettings { .. })));
     }

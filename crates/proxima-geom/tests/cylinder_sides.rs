@@ -23,7 +23,7 @@ fn pose(rng: &mut SmallRng, spread: f64) -> Pose {
 }
 
 fn forced_gjk() -> QuerySettings {
-    QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
 
 #[test]

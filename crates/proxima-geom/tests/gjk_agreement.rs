@@ -30,7 +30,7 @@ fn random_shape(rng: &mut SmallRng, k: usize) -> Shape {
 }
 
 fn gjk() -> QuerySettings {
-    QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
 
 fn contact(p: &Proximity) -> bool {

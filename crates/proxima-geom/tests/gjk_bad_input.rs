@@ -22,7 +22,7 @@ fn invalid_gjk_settings_are_errors() {
         GjkSettings { tolerance: 0.0, ..GjkSettings::default() },
         GjkSettings { tolerance: f64::INFINITY, ..GjkSettings::default() },
     ] {
-        let s = QuerySettings { algorithm: Algorithm::Gjk, gjk, ..QuerySettings::default() };
+        let s = QuerySettings::default().with_algorithm(Algorithm::Gjk).with_gjk(gjk);
         let bad = |r: Result<(), GeomError>| matches!(r, Err(GeomError::InvalidSettings { .. }));
         assert!(bad(distance(&ell(), &p, &ell(), &q, &s).map(|_| ())));
         assert!(bad(intersects(&ell(), &p, &ell(), &q, &s).map(|_| ())));
@@ -43,7 +43,7 @@ fn capped_runs_never_overclaim() {
         let truth = distance(&a, &p, &b, &q, &QuerySettings::default()).unwrap().distance();
         for cap in 1..6 {
             let gjk = GjkSettings { max_iterations: cap, ..GjkSettings::default() };
-            let s = QuerySettings { algorithm: Algorithm::Gjk, gjk, ..QuerySettings::default() };
+            let s = QuerySettings::default().with_algorithm(Algorithm::Gjk).with_gjk(gjk);
             match distance(&a, &p, &b, &q, &s) {
                 Ok(r) => {
                     assert!(r.certificate.lower <= truth + 1e-12 && truth <= r.certificate.upper + 1e-12);

@@ -187,7 +187,7 @@ fn moved(motion: &Pose, p: &Pose) -> Pose {
 fn feature_cases_match_their_worked_distances() {
     let mut rng = SmallRng::seed_from_u64(7);
     let auto = QuerySettings::default();
-    let gjk = QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() };
+    let gjk = QuerySettings::default().with_algorithm(Algorithm::Gjk);
     for (name, a, pa, b, pb, truth) in cases() {
         let mut motions = vec![Pose::identity()];
         for _ in 0..20 {

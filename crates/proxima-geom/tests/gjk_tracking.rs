@@ -42,7 +42,7 @@ fn warm_equals_cold_with_fewer_iterations() {
         Shape::ConvexPolytope(ConvexPolytope::new(sphere_points(&mut rng, 200)).unwrap()),
     ];
     // GJK forced: ellipsoid pairs would otherwise take the dedicated ellipsoid solver.
-    let s = QuerySettings { algorithm: proxima_geom::Algorithm::Gjk, ..QuerySettings::default() };
+    let s = QuerySettings::default().with_algorithm(proxima_geom::Algorithm::Gjk);
     let (mut cold_it, mut warm_it) = (0u32, 0u32);
     for (ia, ib) in [(0usize, 2usize), (0, 1), (1, 2)] {
         let (c0, w0) = (cold_it, warm_it);
@@ -82,7 +82,7 @@ fn cache_survives_order_flips() {
     // Two identical boxes: the canonical order compares poses, so it flips when b's pose
     // crosses a's in the total order. The warm answers stay equal to the cold ones.
     let bx = Shape::Cuboid(Cuboid::new([0.5, 0.3, 0.2]).unwrap());
-    let s = QuerySettings { algorithm: proxima_geom::Algorithm::Gjk, ..QuerySettings::default() };
+    let s = QuerySettings::default().with_algorithm(proxima_geom::Algorithm::Gjk);
     let mut cache = GjkCache::new();
     for k in 0..100 {
         let t = f64::from(k) * 0.02 - 1.0;

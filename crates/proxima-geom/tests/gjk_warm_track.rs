@@ -96,7 +96,7 @@ fn depth_of(r: &DistanceResult) -> Option<f64> {
 }
 
 fn gjk() -> QuerySettings {
-    QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
 
 #[test]

@@ -13,11 +13,11 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 fn exact(algorithm: Algorithm) -> QuerySettings {
-    QuerySettings { algorithm, arithmetic: Arithmetic::Exact, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(algorithm).with_arithmetic(Arithmetic::Exact)
 }
 
 fn lp_collides(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, arithmetic: Arithmetic) -> bool {
-    let s = QuerySettings { algorithm: Algorithm::Lp, arithmetic, ..QuerySettings::default() };
+    let s = QuerySettings::default().with_algorithm(Algorithm::Lp).with_arithmetic(arithmetic);
     match intersects(a, pa, b, pb, &s).expect("LP applies to vertex shapes") {
         Intersection::Intersecting { .. } => true,
         Intersection::Separated { .. } => false,

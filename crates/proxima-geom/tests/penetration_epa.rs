@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 fn gjk() -> QuerySettings {
-    QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
 
 fn at(t: [f64; 3]) -> Pose {

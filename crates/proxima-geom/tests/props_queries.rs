@@ -162,11 +162,11 @@ fn inside(s: &Shape, p: &Pose, x: &Point3<f64>, tol: f64) -> bool {
 }
 
 fn lcp_settings() -> QuerySettings {
-    QuerySettings { algorithm: Algorithm::Lcp, ..Default::default() }
+    QuerySettings::default().with_algorithm(Algorithm::Lcp)
 }
 
 fn exact_settings() -> QuerySettings {
-    QuerySettings { arithmetic: Arithmetic::Exact, ..Default::default() }
+    QuerySettings::default().with_arithmetic(Arithmetic::Exact)
 }
 
 fn cfg() -> ProptestConfig {

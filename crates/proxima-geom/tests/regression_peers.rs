@@ -24,11 +24,11 @@ use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, 
 use proxima_geom::{Algorithm, Arithmetic, Pose, Proximity, QuerySettings, Shape, distance, signed_distance};
 
 fn gjk() -> QuerySettings {
-    QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
 
 fn exact() -> QuerySettings {
-    QuerySettings { arithmetic: Arithmetic::Exact, ..QuerySettings::default() }
+    QuerySettings::default().with_arithmetic(Arithmetic::Exact)
 }
 
 fn rows(r: [[f64; 3]; 3]) -> Matrix3<f64> {

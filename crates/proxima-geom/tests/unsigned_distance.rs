@@ -10,7 +10,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 fn unsigned() -> QuerySettings {
-    QuerySettings { penetration_depth: false, ..QuerySettings::default() }
+    QuerySettings::default().with_penetration_depth(false)
 }
 
 /// A random polytope: `n` points on an ellipsoid-ish cloud (interior points allowed).

@@ -21,6 +21,7 @@
 //! | [`active_set`] | primal active-set solver for convex QPs with inequality constraints |
 //! | [`qp`] | the convex QP / LP front end: status (solved / infeasible / unbounded), multipliers |
 //! | [`io`] | JSON problem files (exact fractions), MatrixMarket, Siconos `.dat`, bench manifests |
+//! | [`registry`] | every `f64` LCP solver by name (`lemke`, `baraff`, `pgs`, `fischer-newton`...) with one settings type |
 //! | [`linalg`] | small dense Gaussian elimination over any [`Field`] |
 //!
 //! # Should I use this crate?
@@ -70,6 +71,7 @@ pub mod linalg;
 pub mod operator;
 mod problem;
 pub mod qp;
+pub mod registry;
 pub mod simplex;
 mod solution;
 

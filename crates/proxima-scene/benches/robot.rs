@@ -50,7 +50,7 @@ fn per_config(bencher: Bencher, f: impl Fn(&RobotWorld, &[f64], &mut proxima_sce
 /// Every pair's certified signed distance (the robot benchmark's `distances` section).
 #[divan::bench(sample_count = 2000, sample_size = 1)]
 fn panda_all_pairs_distances(bencher: Bencher) {
-    let s = RobotQuerySettings { warm_start: false, ..RobotQuerySettings::default() };
+    let s = RobotQuerySettings::default().with_warm_start(false);
     per_config(bencher, |w, q, ws| {
         w.distances(q, ws, &s, DistanceMode::AllPairs).unwrap().closest.unwrap().distance
     });
@@ -59,7 +59,7 @@ fn panda_all_pairs_distances(bencher: Bencher) {
 /// The proven minimum only (branch and bound on bounding balls).
 #[divan::bench(sample_count = 2000, sample_size = 1)]
 fn panda_minimum_distance(bencher: Bencher) {
-    let s = RobotQuerySettings { warm_start: false, ..RobotQuerySettings::default() };
+    let s = RobotQuerySettings::default().with_warm_start(false);
     per_config(bencher, |w, q, ws| {
         w.distances(q, ws, &s, DistanceMode::Minimum).unwrap().closest.unwrap().distance
     });

@@ -39,13 +39,14 @@ use proxima_robot::LimitPolicy;
 use crate::error::SceneError;
 use crate::robot_world::{BodyKind, RobotWorld};
 
-/// Settings of per-configuration robot queries.
+/// Settings of per-configuration robot queries. Build with `RobotQuerySettings::default()`
+/// and the `with_*` setters (the struct may grow).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RobotQuerySettings {
     /// Joint values outside their limits: an error (default) or clamped.
     pub limits: LimitPolicy,
-    /// Geometry query settings (default: certified, [`QuerySettings::default`]); invalid
-    /// values are reported by the first query ([`SceneError::Query`]).
+    /// Geometry query settings (default: certified, [`QuerySettings::default`]).
     pub query: QuerySettings,
     /// Report penetration depth as a negative distance for overlapping pairs (default true);
     /// false reports 0 for every touching or overlapping pair.
@@ -58,6 +59,37 @@ pub struct RobotQuerySettings {
 impl Default for RobotQuerySettings {
     fn default() -> Self {
         Self { limits: LimitPolicy::Reject, query: QuerySettings::default(), signed: true, warm_start: true }
+    }
+}
+
+impl RobotQuerySettings {
+    /// Checks the geometry settings ([`QuerySettings::validate`]).
+    pub fn validate(&self) -> Result<(), SceneError> {
+        self.query.validate().map_err(|source| SceneError::Geometry { at: "settings.query".into(), source })
+    }
+
+    /// With `limits`.
+    pub fn with_limits(mut self, limits: LimitPolicy) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// With geometry settings `query`.
+    pub fn with_query(mut self, query: QuerySettings) -> Self {
+        self.query = query;
+        self
+    }
+
+    /// With signed distances on or off.
+    pub fn with_signed(mut self, signed: bool) -> Self {
+        self.signed = signed;
+        self
+    }
+
+    /// With warm starts on or off.
+    pub fn with_warm_start(mut self, warm_start: bool) -> Self {
+        self.warm_start = warm_start;
+        self
     }
 }
 
@@ -328,7 +360,7 @@ impl RobotWorld {
         settings: &RobotQuerySettings,
         mode: DistanceMode,
     ) -> Result<&'w DistanceReport, SceneError> {
-        let unsigned = QuerySettings { penetration_depth: false, ..settings.query.clone() };
+        let unsigned = settings.query.clone().with_penetration_depth(false);
         let mut report = std::mem::take(&mut ws.distances);
         report.pairs.clear();
         report.closest = None;

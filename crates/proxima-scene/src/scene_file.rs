@@ -6,7 +6,7 @@
 //!   "name": "my cell", "dt": 0.001, "cycles": 2000,
 //!   "shapes": [ {"id": "slab", "type": "box", "half_extents": [5, 5, 0.1]},
 //!               {"id": "col", "type": "prism", "sides": 8, "axis": "z", "apothem": 0.28, "half": 0.125},
-//!               ... box | sphere | capsule | cylinder | ellipsoid | triangle | convex | prism ],
+//!               ... box | sphere | capsule | cylinder | cone | ellipsoid | triangle | convex | prism ],
 //!   "bodies": [ {"name": "F", "group": "floor", "shape": "slab", "pose": POSE,
 //!                "poses": [POSE, ...]   (optional: one pose per cycle, scripted motion)} ],
 //!   "robots": [ {"name": "arm", "base": POSE,
@@ -28,10 +28,12 @@
 //!           or {"waypoints": [{"t": 0.0, "q": [q1, …, qn]}, …], "degrees": true}
 //! ```
 //!
-//! `rotation` may be omitted (identity). Shapes also include `{"type": "mesh", "file": PATH,
-//! "scale": [sx, sy, sz]}`: the exact convex hull of the mesh's vertices (STL, OBJ, COLLADA).
-//! Relative paths (URDF, SRDF, package directories, meshes) are relative to the scene file's
-//! folder ([`parse_scene_file`]), or the current directory for [`parse_scene`].
+//! Shapes other than `prism` and `mesh` are read by [`ShapeSpec`] (the shape vocabulary the
+//! workload files share; `convex` may carry `faces`); `{"type": "mesh", "file": PATH,
+//! "scale": [sx, sy, sz]}` is the exact convex hull of a mesh's vertices (STL, OBJ, COLLADA).
+//! `rotation` may be omitted (identity). Relative paths (URDF, SRDF, package directories,
+//! meshes) are relative to the scene file's folder ([`parse_scene_file`]), or the current
+//! directory for [`parse_scene`].
 //!
 //! Hand-written arms' links become objects named as given, in group `robots[i].name`. A robot
 //! with a `urdf` is a [`crate::workcell::DescribedRobot`]: its link pieces are objects named
@@ -39,7 +41,8 @@
 //! actuated joints in document order (`degrees` converts revolute and continuous coordinates
 //! only), its self pairs follow `self_collision` and the SRDF and are always monitored (minus
 //! `exclude` rules); trajectory values outside the joint limits are an error naming the sample
-//! or waypoint, unless `clamp`. Without `pairs`, every pair of objects in different groups is monitored.
+//! or waypoint, unless `clamp`. Without `pairs`, every pair of objects in different groups is
+//! monitored.
 //! A prism with `"exact": false` (the default) is its bounding box (see
 //! [`crate::workcell::PrismModel`]). Every error names the offending field by its JSON path
 //! (`robots[0].links[3].frame`), and syntax errors by line and column. Unknown keys are ignored.
@@ -49,8 +52,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
-use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Sphere, Triangle};
-use proxima_geom::{Pose, Shape};
+use proxima_geom::shape::ShapeSpec;
+use proxima_geom::{GeomError, Pose, Shape};
 use proxima_robot::urdf::rpy_matrix;
 use proxima_robot::{JointKind, LimitPolicy, LoadOptions, MeshCache, MeshParts, Robot, Srdf};
 use serde_json::{Map, Value};
@@ -336,64 +339,47 @@ fn pose(v: &Value, at: &str) -> Result<Pose, SceneError> {
     geom(&format!("{at}.rotation"), Pose::from_matrix(r, Vector3::from(t)))
 }
 
+/// Shape `at`: a `prism` (scene files only), else the workspace's one shape vocabulary,
+/// [`ShapeSpec`], whose field errors keep their path (`shapes[8].half_extents: ...`).
 fn shape(s: &Map<String, Value>, at: &str) -> Result<Shape, SceneError> {
     let kind = string(field(s, "type", at)?, &format!("{at}.type"))?;
-    let f = |k: &str| field(s, k, at);
     let p = |k: &str| format!("{at}.{k}");
-    Ok(match kind {
-        "box" => Shape::Cuboid(geom(
-            &p("half_extents"),
-            Cuboid::new(vec3(f("half_extents")?, &p("half_extents"))?),
-        )?),
-        "sphere" => Shape::Sphere(geom(&p("radius"), Sphere::new(number(f("radius")?, &p("radius"))?))?),
-        "capsule" => Shape::Capsule(geom(
-            at,
-            Capsule::new(number(f("radius")?, &p("radius"))?, number(f("half_height")?, &p("half_height"))?),
-        )?),
-        "cylinder" => Shape::Cylinder(geom(
-            at,
-            Cylinder::new(number(f("radius")?, &p("radius"))?, number(f("half_height")?, &p("half_height"))?),
-        )?),
-        "ellipsoid" => Shape::Ellipsoid(geom(&p("radii"), Ellipsoid::new(vec3(f("radii")?, &p("radii"))?))?),
-        "triangle" | "convex" => {
-            let list = array(f("vertices")?, &p("vertices"))?;
-            let mut vs = Vec::with_capacity(list.len());
-            for (i, v) in list.iter().enumerate() {
-                vs.push(vec3(v, &format!("{at}.vertices[{i}]"))?);
-            }
-            if kind == "triangle" {
-                if vs.len() != 3 {
-                    return Err(SceneError::invalid(p("vertices"), "a triangle needs 3 vertices"));
-                }
-                Shape::Triangle(geom(&p("vertices"), Triangle::new(vs[0], vs[1], vs[2]))?)
-            } else {
-                Shape::ConvexPolytope(geom(&p("vertices"), ConvexPolytope::new(vs))?)
-            }
+    if kind != "prism" {
+        if !ShapeSpec::TYPES.contains(&kind) {
+            let known = ShapeSpec::TYPES.join(", ");
+            return Err(SceneError::invalid(
+                p("type"),
+                format!("unknown shape type {kind:?}; expected one of {known}, prism"),
+            ));
         }
-        "prism" => {
-            let sides = f("sides")?
-                .as_u64()
-                .filter(|&k| (3..=64).contains(&k))
-                .ok_or_else(|| SceneError::invalid(p("sides"), "must be an integer in 3..=64"))?;
-            let axis = match string(f("axis")?, &p("axis"))? {
-                "x" => Axis::X,
-                "y" => Axis::Y,
-                "z" => Axis::Z,
-                other => return Err(SceneError::invalid(p("axis"), format!("{other:?} is not x, y or z"))),
-            };
-            let apothem = positive(f("apothem")?, &p("apothem"))?;
-            let half = positive(f("half")?, &p("half"))?;
-            let exact = match s.get("exact") {
-                Some(v) => {
-                    v.as_bool().ok_or_else(|| SceneError::invalid(p("exact"), "must be true or false"))?
-                }
-                None => false,
-            };
-            let model = if exact { PrismModel::Exact } else { PrismModel::BoundingBox };
-            prism(sides as usize, axis, apothem, half, model).map_err(|e| prefix_error(e, at))?
-        }
-        other => return Err(SceneError::invalid(p("type"), format!("unknown shape type {other:?}"))),
-    })
+        let in_field = |e: GeomError| match e {
+            GeomError::InvalidField { field, reason } => SceneError::invalid(p(&field), reason),
+            source => SceneError::Geometry { at: at.to_string(), source },
+        };
+        let spec = ShapeSpec::deserialize_fields(&Value::Object(s.clone()))
+            .map_err(|e| SceneError::invalid(at, e.to_string()))?
+            .map_err(in_field)?;
+        return spec.to_shape().map_err(in_field);
+    }
+    let f = |k: &str| field(s, k, at);
+    let sides = f("sides")?
+        .as_u64()
+        .filter(|&k| (3..=64).contains(&k))
+        .ok_or_else(|| SceneError::invalid(p("sides"), "must be an integer in 3..=64"))?;
+    let axis = match string(f("axis")?, &p("axis"))? {
+        "x" => Axis::X,
+        "y" => Axis::Y,
+        "z" => Axis::Z,
+        other => return Err(SceneError::invalid(p("axis"), format!("{other:?} is not x, y or z"))),
+    };
+    let apothem = positive(f("apothem")?, &p("apothem"))?;
+    let half = positive(f("half")?, &p("half"))?;
+    let exact = match s.get("exact") {
+        Some(v) => v.as_bool().ok_or_else(|| SceneError::invalid(p("exact"), "must be true or false"))?,
+        None => false,
+    };
+    let model = if exact { PrismModel::Exact } else { PrismModel::BoundingBox };
+    prism(sides as usize, axis, apothem, half, model).map_err(|e| prefix_error(e, at))
 }
 
 /// A trajectory for `angular.len()` joints; `degrees` converts the joints marked angular.

@@ -471,7 +471,7 @@ fn bad_input() {
     q[2] = 9.0;
     let e = w.collisions(&q, &mut ws, &s).unwrap_err().to_string();
     assert!(e.contains("panda") && e.contains("panda_joint3") && e.contains("outside its limits"), "{e}");
-    let clamp = RobotQuerySettings { limits: LimitPolicy::Clamp, ..RobotQuerySettings::default() };
+    let clamp = RobotQuerySettings::default().with_limits(LimitPolicy::Clamp);
     w.distances(&q, &mut ws, &clamp, DistanceMode::Minimum).unwrap();
     assert_eq!(ws.configuration()[2], 2.9671);
 }

@@ -86,7 +86,7 @@ fn bad_files_name_the_field() {
             with(
                 "type",
                 r#""type": "prism", "sides": 8, "axis": "z""#,
-                r#""type": "cone", "sides": 8, "axis": "z""#,
+                r#""type": "torus", "sides": 8, "axis": "z""#,
             ),
             "shapes[1].type",
         ),

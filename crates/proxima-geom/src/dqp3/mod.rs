@@ -133,6 +133,18 @@ pub enum Dqp3Status {
     NumericalFailure,
 }
 
+impl Dqp3Status {
+    /// Lowercase name: `"optimal"`, `"iteration_limit"`, `"retreat"` or `"numerical_failure"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dqp3Status::Optimal => "optimal",
+            Dqp3Status::IterationLimit => "iteration_limit",
+            Dqp3Status::Retreat => "retreat",
+            Dqp3Status::NumericalFailure => "numerical_failure",
+        }
+    }
+}
+
 /// The geometric outcome.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Dqp3Outcome {

@@ -246,7 +246,7 @@ mod tests {
             let (a, b) = (&shapes[ia], &shapes[ib]);
             let pa = Pose::from_matrix(*Rotation3::new(Vector3::from(rot_a)).matrix(), Vector3::zeros()).unwrap();
             let pb = Pose::from_matrix(*Rotation3::new(Vector3::from(rot_b)).matrix(), Vector3::from(t)).unwrap();
-            let s = QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() };
+            let s = QuerySettings::default().with_algorithm(Algorithm::Gjk);
             let cold = distance(a, &pa, b, &pb, &s).unwrap();
             let mut cache = GjkCache {
                 direction: Some(Vector3::from(dir)),

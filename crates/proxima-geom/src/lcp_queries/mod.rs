@@ -134,6 +134,21 @@ pub enum KernelPath {
     Uncertified,
 }
 
+impl KernelPath {
+    /// Lowercase name: `"exact"`, `"float"`, `"float_certified"`, `"fast_path"`,
+    /// `"exact_resolve"` or `"uncertified"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KernelPath::Exact => "exact",
+            KernelPath::Float => "float",
+            KernelPath::FloatCertified => "float_certified",
+            KernelPath::FastPath => "fast_path",
+            KernelPath::ExactResolve => "exact_resolve",
+            KernelPath::Uncertified => "uncertified",
+        }
+    }
+}
+
 /// A proven bracket `[lower, upper]` of the true (unsquared) distance, from an `f64` run.
 ///
 /// `upper` = |p_b − p_a| of the witness points; `lower` = the best separation (support

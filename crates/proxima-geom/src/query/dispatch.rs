@@ -39,20 +39,6 @@ use crate::gjk::GjkCache;
 use crate::pose::Pose;
 use crate::shape::Shape;
 
-/// Checks every settings field.
-pub(crate) fn validate_settings(s: &QuerySettings) -> Result<(), GeomError> {
-    if !s.gap_tolerance.is_finite() || s.gap_tolerance < 0.0 {
-        return Err(GeomError::InvalidSettings { field: "gap_tolerance", reason: "must be finite and >= 0" });
-    }
-    if !s.touching_tolerance.is_finite() || s.touching_tolerance < 0.0 {
-        return Err(GeomError::InvalidSettings {
-            field: "touching_tolerance",
-            reason: "must be finite and >= 0",
-        });
-    }
-    s.gjk.validate()
-}
-
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
 fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
     let order = a.kind().cmp(&b.kind()).then_with(|| cmp_poses(pa, pb).then_with(|| cmp_same_kind(a, b)));
@@ -408,7 +394,7 @@ pub(crate) fn distance(
     pb: &Pose,
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
-    validate_settings(settings)?;
+    settings.validate()?;
     let r = if must_swap(a, pa, b, pb) {
         distance_ordered(b, pb, a, pa, settings, None)
             .map(DistanceResult::mirrored)
@@ -428,7 +414,7 @@ pub(crate) fn distance_tracked(
     settings: &QuerySettings,
     cache: &mut GjkCache,
 ) -> Result<DistanceResult, GeomError> {
-    validate_settings(settings)?;
+    settings.validate()?;
     let r = if must_swap(a, pa, b, pb) {
         distance_ordered(b, pb, a, pa, settings, Some((cache, true)))
             .map(DistanceResult::mirrored)
@@ -563,7 +549,7 @@ pub(crate) fn intersects(
     pb: &Pose,
     settings: &QuerySettings,
 ) -> Result<Intersection, GeomError> {
-    validate_settings(settings)?;
+    settings.validate()?;
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     // Intersection-only algorithms (vertex LP, cylinder SAT), in canonical order too.

@@ -62,6 +62,8 @@
 //! [`Arithmetic::Exact`], a pair with both uses the (exact) LCP kernel. Closed forms are `f64`
 //! whatever the [`Arithmetic`]; `gap_tolerance` applies to the LCP kernels' certification.
 
+use core::fmt;
+
 use nalgebra::{Point3, Vector3};
 use proxima_lcp::SolvePath;
 
@@ -137,7 +139,20 @@ pub enum Arithmetic {
 }
 
 /// Settings of a distance or intersection query.
+///
+/// Non-exhaustive (fields will be added): build from [`QuerySettings::default`] and the
+/// `with_*` setters, or assign fields of a default value. Every query checks the settings with
+/// [`QuerySettings::validate`]; front ends (CLI, Python) call it once after building them.
+///
+/// ```
+/// use proxima_geom::{Algorithm, Arithmetic, QuerySettings};
+///
+/// let s = QuerySettings::default().with_algorithm(Algorithm::Lcp).with_arithmetic(Arithmetic::Exact);
+/// assert!(s.validate().is_ok());
+/// assert!(QuerySettings::default().with_gap_tolerance(f64::NAN).validate().is_err());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct QuerySettings {
     /// Algorithm to use (`Auto` = dispatcher's choice).
     pub algorithm: Algorithm,
@@ -172,6 +187,72 @@ impl Default for QuerySettings {
             gjk: GjkSettings::default(),
             penetration_depth: true,
         }
+    }
+}
+
+impl QuerySettings {
+    /// Checks every field: `gap_tolerance` and `touching_tolerance` finite and ≥ 0, and the
+    /// GJK settings ([`GjkSettings::validate`]).
+    ///
+    /// # Errors
+    ///
+    /// [`GeomError::InvalidSettings`] naming the first invalid field.
+    pub fn validate(&self) -> Result<(), GeomError> {
+        if !self.gap_tolerance.is_finite() || self.gap_tolerance < 0.0 {
+            return Err(GeomError::InvalidSettings {
+                field: "gap_tolerance",
+                reason: "must be finite and >= 0",
+            });
+        }
+        if !self.touching_tolerance.is_finite() || self.touching_tolerance < 0.0 {
+            return Err(GeomError::InvalidSettings {
+                field: "touching_tolerance",
+                reason: "must be finite and >= 0",
+            });
+        }
+        self.gjk.validate()
+    }
+
+    /// With this [`QuerySettings::algorithm`].
+    #[must_use]
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Self {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// With this [`QuerySettings::arithmetic`].
+    #[must_use]
+    pub fn with_arithmetic(mut self, arithmetic: Arithmetic) -> Self {
+        self.arithmetic = arithmetic;
+        self
+    }
+
+    /// With this [`QuerySettings::gap_tolerance`].
+    #[must_use]
+    pub fn with_gap_tolerance(mut self, gap_tolerance: f64) -> Self {
+        self.gap_tolerance = gap_tolerance;
+        self
+    }
+
+    /// With this [`QuerySettings::touching_tolerance`].
+    #[must_use]
+    pub fn with_touching_tolerance(mut self, touching_tolerance: f64) -> Self {
+        self.touching_tolerance = touching_tolerance;
+        self
+    }
+
+    /// With these [`QuerySettings::gjk`] settings.
+    #[must_use]
+    pub fn with_gjk(mut self, gjk: GjkSettings) -> Self {
+        self.gjk = gjk;
+        self
+    }
+
+    /// With this [`QuerySettings::penetration_depth`].
+    #[must_use]
+    pub fn with_penetration_depth(mut self, penetration_depth: bool) -> Self {
+        self.penetration_depth = penetration_depth;
+        self
     }
 }
 
@@ -255,6 +336,39 @@ pub enum QueryPath {
         /// GJK iterations.
         iterations: u32,
     },
+}
+
+impl QueryPath {
+    /// The kind of computation, without its details: `"closed_form"`, `"active_set"`,
+    /// `"float"`, `"exact_resolve"`, `"exact"`, `"ellipsoid"`, `"dqp3"` or `"gjk"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            QueryPath::ClosedForm => "closed_form",
+            QueryPath::ActiveSet => "active_set",
+            QueryPath::Float { .. } => "float",
+            QueryPath::ExactResolve => "exact_resolve",
+            QueryPath::Exact => "exact",
+            QueryPath::Ellipsoid { .. } => "ellipsoid",
+            QueryPath::Dqp3 { .. } => "dqp3",
+            QueryPath::Gjk { .. } => "gjk",
+        }
+    }
+}
+
+/// The stable name of a path with its details, `/`-separated after [`QueryPath::as_str`]:
+/// `float/lemke` (the LCP solver's path), `gjk/converged/12` (status and iterations),
+/// `ellipsoid/5` (iterations), `dqp3/3` (passes); the other kinds are their name alone.
+impl fmt::Display for QueryPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = self.as_str();
+        match self {
+            QueryPath::Float { lcp } => write!(f, "{kind}/{}", lcp.as_str()),
+            QueryPath::Ellipsoid { iterations } => write!(f, "{kind}/{iterations}"),
+            QueryPath::Dqp3 { passes } => write!(f, "{kind}/{passes}"),
+            QueryPath::Gjk { status, iterations } => write!(f, "{kind}/{}/{iterations}", status.as_str()),
+            _ => f.write_str(kind),
+        }
+    }
 }
 
 /// The answer to `distance`.

@@ -19,6 +19,7 @@ mod adjacency;
 mod composite;
 mod hull;
 mod polyhedron;
+mod spec;
 mod support;
 mod vertex_lanes;
 
@@ -26,6 +27,7 @@ pub(crate) use adjacency::linear_support;
 pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
 pub use composite::{Cone, MinkowskiSum, Rounded};
 pub use hull::{ConvexHull, HullFacet, convex_hull};
+pub use spec::ShapeSpec;
 pub(crate) use vertex_lanes::{LANES_MIN_VERTICES, VertexLanes, lanes_available};
 
 /// The kind of a shape (for errors, dispatch tables and reports).
@@ -416,10 +418,13 @@ impl ConvexPolytope {
     /// Errors: as [`ConvexPolytope::new`], plus [`GeomError::Degenerate`] when the faces do
     /// not describe the convex hull's surface.
     pub fn with_faces(vertices: Vec<[f64; 3]>, faces: &[[usize; 3]]) -> Result<Self, GeomError> {
-        let mut p = Self::new(vertices)?;
-        let adj = VertexAdjacency::from_faces(&p.vertices, faces)?;
-        p.adjacency = Some(std::sync::Arc::new(adj));
-        Ok(p)
+        Self::new(vertices)?.attach_faces(faces)
+    }
+    /// Adds the adjacency of the surface triangulation `faces` (see [`ConvexPolytope::with_faces`]).
+    pub(crate) fn attach_faces(mut self, faces: &[[usize; 3]]) -> Result<Self, GeomError> {
+        let adj = VertexAdjacency::from_faces(&self.vertices, faces)?;
+        self.adjacency = Some(std::sync::Arc::new(adj));
+        Ok(self)
     }
     /// The vertices as given.
     pub fn vertices(&self) -> &[Point3<f64>] {

@@ -132,6 +132,20 @@ pub enum QpStatus {
     NumericalFailure,
 }
 
+impl QpStatus {
+    /// A stable lowercase name (`"solved"`, `"infeasible"`, `"unbounded"`, `"max_iterations"`,
+    /// `"numerical_failure"`), used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QpStatus::Solved => "solved",
+            QpStatus::Infeasible => "infeasible",
+            QpStatus::Unbounded => "unbounded",
+            QpStatus::MaxIterations => "max_iterations",
+            QpStatus::NumericalFailure => "numerical_failure",
+        }
+    }
+}
+
 /// Lagrange multipliers of an optimal QP solution (KKT: A x + b = Dᵀy + A_eqᵀλ + μ).
 #[derive(Debug, Clone, PartialEq)]
 pub struct QpMultipliers<T> {

@@ -1,10 +1,15 @@
-//! SVG line charts for the `reproduce` reports (plotters, SVG backend only).
+//! SVG charts for the demo (user command) and the experiment reports (lab): both draw
+//! through this module, which holds the one plotters dependency (SVG backend only) and
+//! re-exports it as [`plotters`] for figures [`line_chart`] does not cover (the demo's
+//! two-panel trace, the reports' fixed-colour curves).
 //!
-//! One function, [`line_chart`]: named series of (x, y) points on linear or logarithmic axes.
-//! Non-finite points and, on a log axis, non-positive values are dropped (a merit that reaches
-//! exactly 0 cannot be drawn on a log scale); an empty chart still gets its axes and title.
+//! [`line_chart`]: named series of (x, y) points on linear or logarithmic axes. Non-finite
+//! points and, on a log axis, non-positive values are dropped (a merit that reaches exactly 0
+//! cannot be drawn on a log scale); an empty chart still gets its axes and title.
 
 use std::path::Path;
+
+pub use plotters;
 
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;

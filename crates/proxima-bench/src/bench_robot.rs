@@ -31,7 +31,7 @@ use proxima_robot::{JointDrive, LoadOptions, MeshCache, MeshParts, Robot};
 use proxima_scene::{DistanceMode, RobotQuerySettings, RobotWorld, RobotWorldBuilder};
 use serde_json::{Value, json};
 
-use crate::common;
+use proxima_cli_support::files::read_text;
 
 /// Arguments of `proxima bench-robot`.
 #[derive(Debug, Args)]
@@ -95,7 +95,7 @@ fn pose(v: Option<&Value>, at: &str) -> Result<proxima_geom::Pose> {
 
 /// Reads a workload (FORMAT.md) and builds its robot world.
 pub fn load_workload(path: &Path) -> Result<RobotWorkload> {
-    let text = common::read_text(path)?;
+    let text = read_text(path)?;
     let root: Value = serde_json::from_str(&text)
         .with_context(|| format!("workload {} is not valid JSON", path.display()))?;
     let format = root.get("format").and_then(Value::as_str).unwrap_or("");
@@ -191,7 +191,7 @@ pub fn run(args: &BenchRobotArgs) -> Result<()> {
     // The configurations are independent samples: a warm start from an unrelated
     // configuration costs more than a cold start (measured), so each query starts cold
     // unless asked.
-    let settings = RobotQuerySettings { warm_start: args.warm_start, ..RobotQuerySettings::default() };
+    let settings = RobotQuerySettings::default().with_warm_start(args.warm_start);
     let mut ws = world.workspace();
 
     let file = File::create(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;

@@ -7,7 +7,6 @@
 //! its thread is left running detached. Residual measures are computed here, in f64, from the
 //! returned z against M and q as read.
 
-use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -16,17 +15,17 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use proxima_cli_support::exit;
+use proxima_cli_support::files;
 use proxima_lcp::io::{
     CooMatrix, Manifest, ReadLimits, read_manifest, read_mtx_matrix, read_mtx_vector, write_mtx_array,
 };
+use proxima_lcp::registry::{self, NamedSolver, PreparedSolve, SolveOutcome, SolverSettings, SolverStatus};
 use serde::Serialize;
-
-use crate::common;
-use crate::solvers::{self, BenchOptions, BenchSolver, BenchStatus, SolveOutcome};
 
 /// Arguments of `proxima bench-lcp` (names and defaults as the harness's Python runners).
 #[derive(Debug, Args)]
-pub struct BenchArgs {
+pub struct BenchLcpArgs {
     /// manifest.json of a problem family (repeatable).
     #[arg(long = "manifest", required = true)]
     pub manifests: Vec<PathBuf>,
@@ -172,12 +171,12 @@ struct RunResult {
     error: Option<String>,
 }
 
-fn run_solves(mut prepared: Box<dyn solvers::PreparedSolve>, repeat: usize, timeout: Duration) -> RunResult {
+fn run_solves(mut prepared: Box<dyn PreparedSolve>, repeat: usize, timeout: Duration) -> RunResult {
     let (tx, rx) = mpsc::channel::<(Result<SolveOutcome, String>, u128)>();
     let spawned = std::thread::Builder::new().name("bench-solve".into()).spawn(move || {
         for _ in 0..repeat {
             let start = Instant::now();
-            let out = common::catch(|| prepared.solve());
+            let out = exit::catch(|| prepared.solve());
             let ns = start.elapsed().as_nanos();
             let failed = out.is_err();
             if tx.send((out, ns)).is_err() || failed {
@@ -223,27 +222,24 @@ fn run_solves(mut prepared: Box<dyn solvers::PreparedSolve>, repeat: usize, time
     RunResult { outcome: last, time_ns: median_ns(&mut times), error: None }
 }
 
-fn validate(args: &BenchArgs) -> Result<&'static dyn BenchSolver> {
-    let solver = solvers::find(&args.solver).ok_or_else(|| {
-        anyhow!("unknown solver {:?}; known solvers: {}", args.solver, solvers::known_described())
+/// The solver and its settings (validated by the library), after the harness's own checks.
+fn validate(args: &BenchLcpArgs) -> Result<(&'static dyn NamedSolver, SolverSettings)> {
+    let solver = registry::find(&args.solver).ok_or_else(|| {
+        anyhow!("unknown solver {:?}; known solvers: {}", args.solver, registry::known_described())
     })?;
-    if !(args.tol.is_finite() && args.tol > 0.0) {
-        bail!("--tol must be a positive number, got {}", args.tol);
-    }
+    let settings = SolverSettings::default().with_tol(args.tol).with_max_iter(args.max_iter);
+    settings.validate()?;
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         bail!("--timeout must be a positive number of seconds, got {}", args.timeout);
     }
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    if args.max_iter == Some(0) {
-        bail!("--max-iter must be at least 1");
-    }
-    Ok(solver)
+    Ok((solver, settings))
 }
 
 fn load_manifest(path: &Path) -> Result<(Manifest, PathBuf)> {
-    let text = common::read_text(path)?;
+    let text = files::read_text(path)?;
     let manifest = read_manifest(&text).map_err(|e| anyhow!("{e} ({})", path.display()))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     Ok((manifest, dir))
@@ -259,8 +255,8 @@ fn load_problem(
 ) -> Result<(CooMatrix<f64>, Vec<f64>)> {
     let (mp, qp) = (dir.join(m_name), dir.join(q_name));
     let m: CooMatrix<f64> =
-        read_mtx_matrix(&common::read_text(&mp)?).map_err(|e| anyhow!("{e} ({})", mp.display()))?;
-    let q: Vec<f64> = read_mtx_vector(&common::read_text(&qp)?, &ReadLimits::new(max_n.max(n)))
+        read_mtx_matrix(&files::read_text(&mp)?).map_err(|e| anyhow!("{e} ({})", mp.display()))?;
+    let q: Vec<f64> = read_mtx_vector(&files::read_text(&qp)?, &ReadLimits::new(max_n.max(n)))
         .map_err(|e| anyhow!("{e} ({})", qp.display()))?;
     if m.nrows() != n || m.ncols() != n || q.len() != n {
         bail!(
@@ -274,9 +270,14 @@ fn load_problem(
     Ok((m, q))
 }
 
+/// The index of a status in [`SolverStatus::ALL`] (the summary's counters).
+fn slot(status: SolverStatus) -> usize {
+    SolverStatus::ALL.iter().position(|&s| s == status).unwrap_or(2)
+}
+
 /// Runs `proxima bench-lcp`.
-pub fn run(args: &BenchArgs) -> Result<()> {
-    let solver = validate(args)?;
+pub fn run(args: &BenchLcpArgs) -> Result<()> {
+    let (solver, settings) = validate(args)?;
     let manifests: Vec<(Manifest, PathBuf)> =
         args.manifests.iter().map(|p| load_manifest(p)).collect::<Result<_>>()?;
     let jobs: Vec<Job<'_>> = manifests
@@ -292,17 +293,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         })
         .collect();
 
-    if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    let file = OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(args.append)
-        .truncate(!args.append)
-        .open(&args.out)
-        .with_context(|| format!("cannot open {}", args.out.display()))?;
-    let mut out = BufWriter::new(file);
+    let mut out = BufWriter::new(files::create_output(&args.out, args.append)?);
 
     if let Some(dir) = &args.write_solutions {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -314,14 +305,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     bar.set_prefix(format!("bench-lcp ours.{}", solver.name()));
 
-    let opts = BenchOptions { tol: args.tol, max_iter: args.max_iter };
     let timeout = Duration::from_secs_f64(args.timeout);
     let mut counts = [0usize; 4];
     for job in &jobs {
         let p = &job.manifest.problems[job.index];
         bar.set_message(p.name.clone());
         let (m, q) = load_problem(&job.dir, &p.m, &p.q, p.n, args.max_n)?;
-        let run = match common::catch(|| solver.prepare(&m, &q, &opts)) {
+        let run = match exit::catch(|| solver.prepare(&m, &q, &settings)) {
             Ok(Ok(prepared)) => run_solves(prepared, args.repeat, timeout),
             Ok(Err(e)) => RunResult { outcome: None, time_ns: None, error: Some(format!("prepare: {e}")) },
             Err(panic) => {
@@ -341,12 +331,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                     measures(&m, &q, &o.z)
                 };
                 let time =
-                    if o.status == BenchStatus::Failed && o.error.is_some() { None } else { run.time_ns };
+                    if o.status == SolverStatus::Failed && o.error.is_some() { None } else { run.time_ns };
                 (o.status, o.iterations, meas, o.info, o.path, o.error, time)
             }
-            None => (BenchStatus::Failed, None, Measures::default(), None, None, run.error, None),
+            None => (SolverStatus::Failed, None, Measures::default(), None, None, run.error, None),
         };
-        counts[status as usize] += 1;
+        counts[slot(status)] += 1;
         let record = Record {
             problem: &p.name,
             family: &job.manifest.family,
@@ -365,7 +355,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             repeat: args.repeat,
             info,
             path,
-            error: error.map(|e| common::one_line(&e)),
+            error: error.map(|e| exit::one_line(&e)),
         };
         serde_json::to_writer(&mut out, &record)?;
         out.write_all(b"\n")?;
@@ -377,10 +367,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         "bench-lcp: {} problems with ours.{}: {} converged, {} max_iter, {} failed, {} no_solution -> {}",
         jobs.len(),
         solver.name(),
-        counts[BenchStatus::Converged as usize],
-        counts[BenchStatus::MaxIter as usize],
-        counts[BenchStatus::Failed as usize],
-        counts[BenchStatus::NoSolution as usize],
+        counts[slot(SolverStatus::Converged)],
+        counts[slot(SolverStatus::MaxIterations)],
+        counts[slot(SolverStatus::Failed)],
+        counts[slot(SolverStatus::NoSolution)],
         args.out.display()
     );
     Ok(())

@@ -14,9 +14,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
-use plotters::prelude::*;
+use proxima_cli_support::plot::plotters::prelude::*;
 use proxima_geom::Pose;
 use proxima_geom::dqp3::{Dqp3Settings, Dqp3Status, Dqp3Tracker, distance_dqp3, genball};
 
@@ -221,8 +222,20 @@ fn plot(path: &Path, title: &str, xlabel: &str, ylabel: &str, series: &[Series])
     Ok(())
 }
 
-/// Runs the measurements and writes `report.md` and the SVG plots into `out`.
-pub fn run(out: &Path, trajectories: usize) -> Result<()> {
+/// Arguments of `proxima reproduce dqp3`.
+#[derive(Debug, Args)]
+pub struct Dqp3Args {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Trajectories per size (spec §7.2 protocol, 100 steps each).
+    #[arg(long, default_value_t = 100)]
+    pub trajectories: usize,
+}
+
+/// Runs the measurements and writes `report.md` and the SVG plots into `args.out`.
+pub fn run(args: &Dqp3Args) -> Result<()> {
+    let (out, trajectories) = (args.out.as_path(), args.trajectories);
     anyhow::ensure!(trajectories > 0, "--trajectories must be positive");
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let bar = ProgressBar::new(ORDERS.len() as u64);

@@ -13,9 +13,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nalgebra::Vector3;
-use plotters::prelude::*;
+use proxima_cli_support::plot::plotters::prelude::*;
+use proxima_cli_support::workload;
 use proxima_geom::ellipsoid::{
     AlternatingForm, AlternatingSettings, EllipsoidSettings, FacetRule, Projector, RefinementSettings,
     alternating_projection, distance_ellipsoid_ellipsoid, iterative_refinement, oracle_distance,
@@ -114,7 +116,18 @@ fn first_below(trace: &[[f64; 6]], r: &[f64; 6], tol: f64) -> Option<usize> {
     trace.iter().position(|x| err6(x, r) < tol)
 }
 
-pub fn run(out: &Path) -> Result<()> {
+/// Arguments of `proxima reproduce ellipsoids`.
+#[derive(Debug, Args)]
+pub struct EllipsoidsArgs {
+    /// Output directory (created if missing).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// Runs the Table 5.2 measurements and the workload check; writes `report.md` and the SVG
+/// figure into `args.out`.
+pub fn run(args: &EllipsoidsArgs) -> Result<()> {
+    let out = args.out.as_path();
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let a = Ellipsoid::new([1.0, 2.0, 5.0])?;
     let b = Ellipsoid::new([5.0, 2.0, 1.0])?;
@@ -296,7 +309,7 @@ pub fn run(out: &Path) -> Result<()> {
 
     // The workload against the oracle.
     let wl = Path::new("../shared/bench/geometry/workloads/ellipsoids.json");
-    if let Ok(w) = crate::workload::load(wl) {
+    if let Ok(w) = workload::load(wl) {
         let pairs: Vec<(Ellipsoid, Pose, Ellipsoid, Pose)> = w
             .queries
             .iter()

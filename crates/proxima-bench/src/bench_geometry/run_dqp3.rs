@@ -1,4 +1,4 @@
-//! The `dqp3` variant of `proxima bench-geometry`: DQP3 ([`proxima_geom::dqp3`]) on facet forms
+//! The `dqp3` variant of `proxima bench-geometry` (its row in the variant table): DQP3 ([`proxima_geom::dqp3`]) on facet forms
 //! built once per shape, outside the timed region (the conversion is O(m²) clipping, done
 //! once per object in any real use). Cold `queries` and `track_cold` call `distance_dqp3`;
 //! `track_warm` runs one [`Dqp3Tracker`] per track (built-in transforms: only the poses change
@@ -14,10 +14,12 @@ use proxima_geom::dqp3::{
 };
 use proxima_geom::{DistanceResult, QuerySettings};
 
-use crate::bench_geometry::{output_lines, result_record, signed_fallback, time_passes, timing_record};
-use crate::common::{self, Internal};
-use crate::query::Outcome;
-use crate::workload::Workload;
+use proxima_cli_support::exit::{self, Internal};
+use proxima_cli_support::outcome::Outcome;
+use proxima_cli_support::workload::Workload;
+
+use super::records::{output_lines, result_record, signed_fallback, timing_record};
+use crate::timing::time_passes;
 
 const VARIANT: &str = "dqp3";
 
@@ -34,7 +36,7 @@ fn answer(
     match distance_dqp3(fa, pa, fb, pb, &Dqp3Settings::default()) {
         Ok(r) => match to_distance_result(&r) {
             Some(d) => Outcome::Ok(d),
-            None => Outcome::Error(format!("dqp3 ended {:?} without an answer", r.status)),
+            None => Outcome::Error(format!("dqp3 ended {} without an answer", r.status.as_str())),
         },
         Err(e) => Outcome::Error(e.to_string()),
     }
@@ -51,7 +53,7 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
     let outcomes: Vec<Outcome<DistanceResult>> =
         w.queries.iter().map(|q| answer(&facets, q.a, &q.pose_a, q.b, &q.pose_b)).collect();
     let ok: Vec<usize> = (0..outcomes.len()).filter(|&i| matches!(outcomes[i], Outcome::Ok(_))).collect();
-    let total = common::catch(|| {
+    let total = exit::catch(|| {
         time_passes(repeat, || {
             for &i in &ok {
                 let q = &w.queries[i];
@@ -75,7 +77,7 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
             .collect();
         let steps: usize = usable.iter().map(|&i| w.tracks[i].poses.len()).sum();
         let skipped = w.steps() - steps;
-        let total = common::catch(|| {
+        let total = exit::catch(|| {
             time_passes(repeat, || {
                 for &i in &usable {
                     let t = &w.tracks[i];
@@ -98,13 +100,13 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
                 let r = tracker.step(pa, pb);
                 let o = match to_distance_result(&r) {
                     Some(d) => Outcome::Ok(d),
-                    None => Outcome::Error(format!("dqp3 ended {:?} without an answer", r.status)),
+                    None => Outcome::Error(format!("dqp3 ended {} without an answer", r.status.as_str())),
                 };
                 let signed = signed_fallback(&o, (&w.shapes[t.a], pa, &w.shapes[t.b], pb), &settings);
                 records.push(result_record("track", VARIANT, i, Some(k), &o, signed));
             }
         }
-        let total = common::catch(|| {
+        let total = exit::catch(|| {
             time_passes(repeat, || {
                 for &i in &usable {
                     let t = &w.tracks[i];

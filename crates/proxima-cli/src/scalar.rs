@@ -1,69 +1,11 @@
-//! Helpers shared by the subcommands: scalar output, panic capture, file reading, durations.
+//! Scalars in the user commands' output (`solve`, `demo`): f64 or exact rationals as JSON and
+//! text, residual and duration formatting, and the float certification rule of the listings.
 
-use std::cell::RefCell;
-use std::fmt;
-use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
 use proxima_lcp::io::{ParseScalar, format_f64};
 use proxima_lcp::{Field, Rational};
 use serde_json::Value;
-
-/// An internal error (a caught panic): exit code 3 instead of 2.
-#[derive(Debug)]
-pub struct Internal(pub String);
-
-impl fmt::Display for Internal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Internal {}
-
-thread_local! {
-    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
-}
-
-/// Replaces the default panic hook (multi-line, to stderr) by one that records the message
-/// for the current thread; callers catch the unwind and report it on one line.
-pub fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        let payload = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
-        let msg = match info.location() {
-            Some(loc) => format!("panicked at {}:{}: {payload}", loc.file(), loc.line()),
-            None => format!("panicked: {payload}"),
-        };
-        LAST_PANIC.with(|p| *p.borrow_mut() = Some(msg));
-    }));
-}
-
-/// The message of the last panic on this thread (taken).
-pub fn take_panic_message() -> Option<String> {
-    LAST_PANIC.with(|p| p.borrow_mut().take())
-}
-
-/// Runs `f`, turning a panic into `Err(message)`.
-pub fn catch<R>(f: impl FnOnce() -> R) -> Result<R, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-        .map_err(|_| take_panic_message().unwrap_or_else(|| "panic".to_string()))
-}
-
-/// Collapses a message onto one line.
-pub fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Reads a whole text file; the error names the file.
-pub fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
-}
 
 /// A scalar the CLI can read, solve with and print.
 pub trait Scalar: ParseScalar {

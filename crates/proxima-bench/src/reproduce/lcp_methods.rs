@@ -25,7 +25,7 @@ use proxima_lcp::iterative::{
 use proxima_lcp::operator::LinearOperator;
 use proxima_lcp::{Lcp, LemkeSettings, solve_lemke};
 
-use crate::plot::{Axes, Series, line_chart};
+use proxima_cli_support::plot::{Axes, Series, line_chart};
 
 /// Arguments of `proxima reproduce lcp-methods`.
 #[derive(Debug, Args)]
@@ -79,7 +79,7 @@ fn stop(max: usize, rel: f64, abs: f64) -> StoppingCriteria {
 }
 
 /// Runs one method; the Newton iteration count follows the spec's counting (see module docs).
-fn run(
+fn run_method(
     m: Method,
     p: &GeneratedProblem,
     stopping: StoppingCriteria,
@@ -240,7 +240,7 @@ fn convergence(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
         let p = problem(&family, seed, 0)?;
         let mut series = Vec::new();
         for m in methods {
-            match run(m, &p, stop(50, 0.0, 0.0), Inner::Direct, None) {
+            match run_method(m, &p, stop(50, 0.0, 0.0), Inner::Direct, None) {
                 Ok(sol) => {
                     let h = &sol.merit_history;
                     if let (Method::Pgs | Method::Psor(_), true) = (m, h.len() >= 30) {
@@ -327,7 +327,7 @@ fn strategies(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
         let p = problem(&family, seed, 0)?;
         let mut series = Vec::new();
         for s in all {
-            let sol = run(Method::Fischer(s), &p, stop(30, 0.0, 0.0), Inner::Direct, None)?;
+            let sol = run_method(Method::Fischer(s), &p, stop(30, 0.0, 0.0), Inner::Direct, None)?;
             let last = sol.merit_history.last().copied().unwrap_or(f64::NAN);
             writeln!(
                 r.text,
@@ -371,7 +371,7 @@ fn psor_sweep(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
     let mut series = Vec::new();
     let mut first = Vec::new();
     for w in omegas {
-        let sol = run(Method::Psor(w), &p, stop(50, 0.0, 0.0), Inner::Direct, None)?;
+        let sol = run_method(Method::Psor(w), &p, stop(50, 0.0, 0.0), Inner::Direct, None)?;
         let k = sol.merit_history.iter().position(|&v| v < 1e-3).map(|k| k + 1);
         let last = sol.merit_history.last().copied().unwrap_or(f64::NAN);
         writeln!(r.text, "| {w} | {} | {last:.2e} |", k.map_or("—".to_string(), |k| k.to_string()))?;
@@ -456,7 +456,7 @@ fn timing(r: &mut Report, seed: u64, quick: bool) -> Result<()> {
                             let mut best = f64::INFINITY;
                             for _ in 0..3 {
                                 let t = Instant::now();
-                                run(*m, &p, stop(10, 0.0, 0.0), *inner, None)?;
+                                run_method(*m, &p, stop(10, 0.0, 0.0), *inner, None)?;
                                 best = best.min(t.elapsed().as_secs_f64());
                             }
                             Some(best)
@@ -522,7 +522,7 @@ fn robustness(r: &mut Report, seed: u64, count: usize, quick: bool) -> Result<()
             let mut counts = [0usize; STATUSES.len()];
             let mut its = Vec::new();
             for p in &problems {
-                let sol = run(m, p, stop(100, 1e-6, 1e-3), *inner, None)?;
+                let sol = run_method(m, p, stop(100, 1e-6, 1e-3), *inner, None)?;
                 let k = STATUSES.iter().position(|&s| s == sol.status).unwrap_or(STATUSES.len() - 1);
                 counts[k] += 1;
                 if sol.status == IterativeStatus::ConvergedAbsolute {
@@ -628,7 +628,7 @@ fn warm_start(r: &mut Report, seed: u64, count: usize) -> Result<()> {
     let mut warm_abs = [0usize; 2];
     for i in 0..count {
         let p = problem(&Family::DensePd { n: 100 }, seed, i)?;
-        let start = run(
+        let start = run_method(
             Method::Pgs,
             &p,
             StoppingCriteria { max_iterations: 10, absolute: 0.0, relative: 0.0, stagnation: 0.0 },
@@ -636,8 +636,8 @@ fn warm_start(r: &mut Report, seed: u64, count: usize) -> Result<()> {
             None,
         )?;
         for (k, m) in [Method::MinMap, fb].into_iter().enumerate() {
-            let c = run(m, &p, stop(30, 1e-6, 1e-2), Inner::Direct, None)?;
-            let w = run(m, &p, stop(30, 1e-6, 1e-2), Inner::Direct, Some(&start.z))?;
+            let c = run_method(m, &p, stop(30, 1e-6, 1e-2), Inner::Direct, None)?;
+            let w = run_method(m, &p, stop(30, 1e-6, 1e-2), Inner::Direct, Some(&start.z))?;
             // Newton steps (passes − 1 for a converged run): the work a warm start saves.
             let steps = |s: &IterativeSolution| {
                 if s.status == IterativeStatus::MaxIterations { s.iterations } else { s.iterations - 1 }
@@ -719,7 +719,7 @@ fn psd_study(r: &mut Report, seed: u64, count: usize) -> Result<()> {
             let p = problem(&Family::DensePsd { n: 100, ratio }, seed, i)?;
             for (k, m) in methods.into_iter().enumerate() {
                 let inner = if matches!(m, Method::Fischer(_)) { Inner::GmresFull } else { Inner::Direct };
-                let sol = run(m, &p, stop(100, 1e-4, 1e-2), inner, None)?;
+                let sol = run_method(m, &p, stop(100, 1e-4, 1e-2), inner, None)?;
                 let slot = match sol.status {
                     IterativeStatus::ConvergedAbsolute => 0,
                     IterativeStatus::ConvergedRelative => 1,
@@ -784,7 +784,7 @@ fn psd_study(r: &mut Report, seed: u64, count: usize) -> Result<()> {
 }
 
 /// Runs `proxima reproduce lcp-methods`.
-pub fn run_lcp_methods(args: &LcpMethodsArgs) -> Result<()> {
+pub fn run(args: &LcpMethodsArgs) -> Result<()> {
     if args.count == 0 {
         anyhow::bail!("--count must be at least 1");
     }

@@ -3,41 +3,31 @@
 //!
 //! Every shape and pose is validated once, while loading; an unknown shape type, a missing
 //! field, an invalid shape (e.g. a negative radius), a rotation that is not one (to 1e-6) or a
-//! query naming an unknown shape id is a bad file (the caller exits 2). Unknown keys are
-//! ignored. `triangle` maps to [`Shape::Triangle`], `convex` to [`Shape::ConvexPolytope`]: with
-//! `faces`, through `ConvexPolytope::with_faces`, which checks that they triangulate the hull
-//! (closed, oriented, convex) and keeps the adjacency for hill-climbing support queries.
+//! query naming an unknown shape id is a bad file (the caller exits 2), reported with the
+//! field's path (`shapes[3].half_extents: expected 3 numbers, got 2`). Unknown keys are
+//! ignored. Shapes are read by [`ShapeSpec`] — the one shape vocabulary of the workspace
+//! (scene files use it too) — so `convex` with `faces` keeps the hull adjacency for
+//! hill-climbing support queries after checking that the faces triangulate the hull, and the
+//! `cone` of the CCD workloads is accepted as well.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
-use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Sphere, Triangle};
+use proxima_geom::shape::ShapeSpec;
 use proxima_geom::{Pose, Shape};
 use serde::Deserialize;
+use serde_json::Value;
 
-use crate::common;
+use crate::files;
 
 #[derive(Debug, Deserialize)]
 struct FileJson {
     #[serde(default)]
     name: Option<String>,
-    shapes: Vec<ShapeJson>,
+    shapes: Vec<Value>,
     queries: Vec<QueryJson>,
     tracks: Vec<TrackJson>,
-}
-
-#[derive(Debug, Deserialize)]
-struct ShapeJson {
-    id: String,
-    #[serde(rename = "type")]
-    kind: String,
-    half_extents: Option<[f64; 3]>,
-    radius: Option<f64>,
-    half_height: Option<f64>,
-    radii: Option<[f64; 3]>,
-    vertices: Option<Vec<[f64; 3]>>,
-    faces: Option<Vec<[usize; 3]>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -108,44 +98,20 @@ impl Workload {
     }
 }
 
-fn need<T: Copy>(v: Option<T>, field: &str) -> Result<T> {
-    v.ok_or_else(|| anyhow!("missing field {field:?}"))
-}
-
-fn build_shape(s: &ShapeJson) -> Result<Shape> {
-    let shape = match s.kind.as_str() {
-        "box" => Shape::Cuboid(Cuboid::new(need(s.half_extents, "half_extents")?)?),
-        "sphere" => Shape::Sphere(Sphere::new(need(s.radius, "radius")?)?),
-        "capsule" => {
-            Shape::Capsule(Capsule::new(need(s.radius, "radius")?, need(s.half_height, "half_height")?)?)
-        }
-        "cylinder" => {
-            Shape::Cylinder(Cylinder::new(need(s.radius, "radius")?, need(s.half_height, "half_height")?)?)
-        }
-        "ellipsoid" => Shape::Ellipsoid(Ellipsoid::new(need(s.radii, "radii")?)?),
-        "triangle" => {
-            let v = s.vertices.as_ref().ok_or_else(|| anyhow!("missing field \"vertices\""))?;
-            if v.len() != 3 {
-                bail!("a triangle needs 3 vertices, got {}", v.len());
-            }
-            Shape::Triangle(Triangle::new(v[0], v[1], v[2])?)
-        }
-        "convex" => {
-            let v = s.vertices.as_ref().ok_or_else(|| anyhow!("missing field \"vertices\""))?;
-            match &s.faces {
-                Some(faces) => {
-                    if let Some(bad) = faces.iter().flatten().find(|&&k| k >= v.len()) {
-                        bail!("face index {bad} out of range ({} vertices)", v.len());
-                    }
-                    // The faces give the hull's vertex adjacency (hill-climbing support).
-                    Shape::ConvexPolytope(ConvexPolytope::with_faces(v.clone(), faces)?)
-                }
-                None => Shape::ConvexPolytope(ConvexPolytope::new(v.clone())?),
-            }
-        }
-        other => bail!("unknown type {other:?}"),
+/// Shape `i` of the file: its id and the validated shape; errors name the field
+/// (`shapes[3].radius: must be a number`).
+fn build_shape(i: usize, s: &Value) -> Result<(String, Shape)> {
+    let at = format!("shapes[{i}]");
+    let id = match s.get("id") {
+        Some(Value::String(id)) => id.clone(),
+        Some(_) => bail!("{at}.id: must be a string"),
+        None => bail!("{at}.id: missing"),
     };
-    Ok(shape)
+    let spec = ShapeSpec::deserialize_fields(s)
+        .map_err(|e| anyhow!("{at}: {e}"))?
+        .map_err(|e| anyhow!("{at}.{e}"))?;
+    let shape = spec.to_shape().map_err(|e| anyhow!("{at}.{e} (shape {id:?})"))?;
+    Ok((id, shape))
 }
 
 fn build_pose(p: &PoseJson, what: impl Fn() -> String) -> Result<Pose> {
@@ -158,12 +124,13 @@ pub fn parse(text: &str, fallback_name: &str) -> Result<Workload> {
     let mut index = HashMap::new();
     let mut ids = Vec::with_capacity(file.shapes.len());
     let mut shapes = Vec::with_capacity(file.shapes.len());
-    for s in &file.shapes {
-        if index.insert(s.id.clone(), shapes.len()).is_some() {
-            bail!("duplicate shape id {:?}", s.id);
+    for (i, s) in file.shapes.iter().enumerate() {
+        let (id, shape) = build_shape(i, s)?;
+        if index.insert(id.clone(), shapes.len()).is_some() {
+            bail!("shapes[{i}].id: duplicate shape id {id:?}");
         }
-        shapes.push(build_shape(s).with_context(|| format!("shape {:?}", s.id))?);
-        ids.push(s.id.clone());
+        shapes.push(shape);
+        ids.push(id);
     }
     let lookup = |id: &str, at: &str| -> Result<usize> {
         index.get(id).copied().ok_or_else(|| anyhow!("{at}: unknown shape id {id:?}"))
@@ -209,7 +176,7 @@ pub fn parse(text: &str, fallback_name: &str) -> Result<Workload> {
 
 /// Reads and parses a workload file; errors name the file.
 pub fn load(path: &Path) -> Result<Workload> {
-    let text = common::read_text(path)?;
+    let text = files::read_text(path)?;
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     parse(&text, &stem).map_err(|e| anyhow!("{e:#} ({})", path.display()))
 }
@@ -255,5 +222,37 @@ mod tests {
         let q = r#"{"a":"s","pose_a":{"translation":[0,0,0],"rotation":[[2,0,0],[0,1,0],[0,0,1]]},"b":"s","pose_b":{"translation":[0,0,0],"rotation":[[1,0,0],[0,1,0],[0,0,1]]}}"#;
         assert!(parse(&file(s, q), "x").is_err());
         assert!(parse(r#"{"shapes":[]}"#, "x").is_err());
+    }
+
+    /// Errors name the field by its path in the file; the CCD format's cone is read too.
+    #[test]
+    fn errors_name_the_field_and_cones_are_read() {
+        let err = |shapes: &str| format!("{:#}", parse(&file(shapes, ""), "x").unwrap_err());
+        let cases = [
+            (
+                r#"{"id":"s","type":"sphere","radius":1},{"id":"b","type":"box","half_extents":[1,2]}"#,
+                "shapes[1].half_extents: expected 3 numbers, got 2",
+            ),
+            (
+                r#"{"id":"b","type":"box","half_extents":[1,-2,3]}"#,
+                "shapes[0].half_extents: box half extent must be > 0",
+            ),
+            (r#"{"id":"c","type":"capsule","radius":1}"#, "shapes[0].half_height: missing"),
+            (r#"{"type":"sphere","radius":1}"#, "shapes[0].id: missing"),
+            (
+                r#"{"id":"s","type":"sphere","radius":1},{"id":"s","type":"sphere","radius":2}"#,
+                "shapes[1].id: duplicate",
+            ),
+            (
+                r#"{"id":"p","type":"convex","vertices":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]],"faces":[[0,2,1],[0,1,3],[0,3,2],[1,2,9]]}"#,
+                "shapes[0].faces: ",
+            ),
+        ];
+        for (shapes, message) in cases {
+            let e = err(shapes);
+            assert!(e.starts_with(message), "{e}");
+        }
+        let w = parse(&file(r#"{"id":"k","type":"cone","radius":0.5,"half_height":1}"#, ""), "x").unwrap();
+        assert!(matches!(w.shapes[0], Shape::Cone(_)));
     }
 }
