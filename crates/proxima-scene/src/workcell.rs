@@ -284,6 +284,13 @@ impl Workcell {
             let pose = self.frames[g.link].compose(&g.origin);
             objects.push(self.world.add(object, name, g.shape.clone(), pose)?);
         }
+        // joint velocity limits bound every link's motion per cycle: the scheduler's look-ahead
+        let speeds = proxima_robot::MotionBounds::new(&robot).link_speed_limits(&robot.velocity_limits());
+        for (g, &id) in robot.geometries().iter().zip(&objects) {
+            if let Some(v) = speeds[g.link] {
+                self.world.set_motion_limit(id, v * self.dt);
+            }
+        }
         let mut self_pairs = Vec::new();
         for (la, lb) in self_link_pairs(&robot, srdf, self_collision) {
             for i in robot.links()[la].geometry.clone() {

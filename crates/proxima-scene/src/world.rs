@@ -39,6 +39,7 @@ pub struct Object {
     aabb: Aabb,
     local_box: Option<LocalBox>,
     odometer: f64,
+    motion_limit: Option<f64>,
 }
 
 impl Object {
@@ -62,6 +63,11 @@ impl Object {
     /// Sum of the motion bounds of all pose changes so far.
     pub fn odometer(&self) -> f64 {
         self.odometer
+    }
+    /// An a-priori bound on how far any point of the object can move in one cycle (from joint
+    /// velocity limits), when known: the scheduler's look-ahead uses it.
+    pub fn motion_limit(&self) -> Option<f64> {
+        self.motion_limit
     }
 }
 
@@ -111,6 +117,7 @@ impl World {
             aabb,
             local_box,
             odometer: 0.0,
+            motion_limit: None,
         });
         Ok(id)
     }
@@ -121,6 +128,17 @@ impl World {
     #[track_caller]
     pub fn set_chain_frame(&mut self, id: ObjectId, frame: usize) {
         self.objects[id.index()].chain_frame = Some(frame);
+    }
+
+    /// Sets the a-priori per-cycle motion bound of `id` (see [`Object::motion_limit`]); a
+    /// negative or non-finite value is ignored.
+    ///
+    /// Panics if `id` does not come from this world (caller misuse).
+    #[track_caller]
+    pub fn set_motion_limit(&mut self, id: ObjectId, per_cycle: f64) {
+        if per_cycle.is_finite() && per_cycle >= 0.0 {
+            self.objects[id.index()].motion_limit = Some(per_cycle);
+        }
     }
 
     /// Moves an object: updates its pose, AABB and odometer.
