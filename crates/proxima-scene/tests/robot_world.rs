@@ -501,3 +501,58 @@ fn world_is_shareable_between_threads() {
         assert!((h.join().unwrap() - ANCHOR[t].1).abs() <= 2e-6);
     }
 }
+
+/// A mesh split into closed objects (a convex decomposition) is several pieces of one link:
+/// the link's distance is the minimum over them, and the gap between the pieces stays free —
+/// unlike the hull of the whole file.
+#[test]
+fn multi_object_mesh_is_several_pieces() {
+    use proxima_geom::shape::Sphere;
+    use proxima_robot::MeshParts;
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("multi-object");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut obj = String::new();
+    for x0 in [0.0, 3.0] {
+        for i in 0..8 {
+            obj.push_str(&format!(
+                "v {} {} {}\n",
+                x0 + (i & 1) as f64,
+                ((i >> 1) & 1) as f64,
+                ((i >> 2) & 1) as f64
+            ));
+        }
+    }
+    for (k, name) in ["left", "right"].iter().enumerate() {
+        let o = 8 * k;
+        obj.push_str(&format!("o {name}\n"));
+        for f in [[1, 3, 4, 2], [5, 6, 8, 7], [1, 2, 6, 5], [2, 4, 8, 6], [4, 3, 7, 8], [3, 1, 5, 7]] {
+            obj.push_str(&format!("f {} {} {} {}\n", f[0] + o, f[1] + o, f[2] + o, f[3] + o));
+        }
+    }
+    std::fs::write(dir.join("two.obj"), obj).unwrap();
+    std::fs::write(
+        dir.join("r.urdf"),
+        r#"<robot name="r"><link name="l"><collision><geometry><mesh filename="two.obj"/></geometry></collision></link></robot>"#,
+    )
+    .unwrap();
+    let ball =
+        vec![(Shape::Sphere(Sphere::new(0.1).unwrap()), Pose::from_translation([2.0, 0.5, 0.5]).unwrap())];
+    let distance_with = |parts: MeshParts| {
+        let options = LoadOptions { mesh_parts: parts, ..LoadOptions::default() };
+        let robot = Arc::new(Robot::from_urdf_file(dir.join("r.urdf"), &options).unwrap());
+        let w = RobotWorldBuilder::new()
+            .robot(robot, Pose::identity(), "", "r", None)
+            .obstacle("ball", ball.clone())
+            .build()
+            .unwrap();
+        let mut ws = w.workspace();
+        let r = w.distances(&[], &mut ws, &RobotQuerySettings::default(), DistanceMode::AllPairs).unwrap();
+        (w.pieces().len(), r.closest.unwrap().distance)
+    };
+    let (pieces, d) = distance_with(MeshParts::Objects);
+    assert_eq!(pieces, 3, "two cube pieces and the ball");
+    assert!((d - 0.9).abs() < 1e-12, "{d}");
+    let (pieces, d) = distance_with(MeshParts::Whole);
+    assert_eq!(pieces, 2);
+    assert!(d < 0.0, "the hull of both cubes swallows the ball: {d}");
+}
