@@ -274,6 +274,31 @@ fn summary_json(s: &RunSummary) -> Value {
     })
 }
 
+/// One more cell after the main one: a header (`{title}: {name} ({n} objects: {objects}; {m}
+/// pairs{pairs})`), its run without a sampled trace, its summary.
+fn section(
+    cell: &mut Workcell,
+    cycles: usize,
+    (title, objects, pairs): (&str, &str, &str),
+    text: bool,
+    out: &Path,
+) -> Result<RunSummary> {
+    if text {
+        println!();
+        println!(
+            "{title}: {} ({} objects: {objects}; {} pairs{pairs}), {cycles} cycles:",
+            cell.name,
+            cell.world.len(),
+            cell.pairs.len()
+        );
+    }
+    let s = run_cell(cell, cycles, 0, text, out)?;
+    if text {
+        print_summary(&s);
+    }
+    Ok(s)
+}
+
 /// Runs the workcell section. `cycles` overrides the scene's cycle count; the scaled scene runs
 /// `scale_cycles` cycles (skipped when 0 or with a scene file). With JSON, prints sampled trace
 /// lines and the summary as the last line.
@@ -323,41 +348,15 @@ pub fn run(
     if let (None, Some((urdf, n))) = (scene, robot_cell.filter(|(_, n)| *n > 0)) {
         let mut cell = workcell::panda_cell(urdf)
             .with_context(|| format!("the real-robot cell ({})", urdf.display()))?;
-        if text {
-            println!();
-            println!(
-                "Real robots: {} ({} objects: 2 x 11 Panda links as exact hulls of the shipped meshes, table, bin, post; {} pairs: self, arm-arm, arm-fixture), {} cycles:",
-                cell.name,
-                cell.world.len(),
-                cell.pairs.len(),
-                n
-            );
-        }
-        let s = run_cell(&mut cell, n, 0, text, out)?;
-        if text {
-            print_summary(&s);
-        }
-        robots_summary = Some(s);
+        let what = "2 x 11 Panda links as exact hulls of the shipped meshes, table, bin, post";
+        robots_summary =
+            Some(section(&mut cell, n, ("Real robots", what, ": self, arm-arm, arm-fixture"), text, out)?);
     }
     let mut scale_summary = None;
     if scene.is_none() && scale_cycles > 0 {
         let mut big = workcell::scaled(3, 100, PrismModel::Exact)?;
-        let n = scale_cycles;
-        if text {
-            println!();
-            println!(
-                "Scale: {} ({} objects: 3 arms x 14 links, 100 obstacles, 3 fixtures, floor; {} pairs), {} cycles:",
-                big.name,
-                big.world.len(),
-                big.pairs.len(),
-                n
-            );
-        }
-        let s = run_cell(&mut big, n, 0, text, out)?;
-        if text {
-            print_summary(&s);
-        }
-        scale_summary = Some(s);
+        let what = "3 arms x 14 links, 100 obstacles, 3 fixtures, floor";
+        scale_summary = Some(section(&mut big, scale_cycles, ("Scale", what, ""), text, out)?);
     }
     if text {
         println!();

@@ -380,16 +380,18 @@ impl Robot {
                 let at = || format!("{file}:{}: <link name={:?}> <collision> #{ci}", c.line, ul.name);
                 let geom =
                     |r: Result<Shape, proxima_geom::GeomError>| r.map_err(|e| RobotError::geometry(at(), e));
-                let primitive = |shape: Shape| Geometry {
-                    link: li,
-                    collision: ci,
-                    name: c.name.clone(),
-                    origin: c.origin,
-                    bounding_sphere: bounding_sphere(&shape),
-                    shape,
-                    source: GeometrySource::Primitive,
-                    support: None,
-                };
+                let piece =
+                    |shape: Shape, source: GeometrySource, support: Option<Arc<HullSupport>>| Geometry {
+                        link: li,
+                        collision: ci,
+                        name: c.name.clone(),
+                        origin: c.origin,
+                        bounding_sphere: bounding_sphere(&shape),
+                        shape,
+                        source,
+                        support,
+                    };
+                let primitive = |shape: Shape| piece(shape, GeometrySource::Primitive, None);
                 match &c.geometry {
                     UrdfGeometry::Box { size } => geometries.push(primitive(geom(
                         Cuboid::new([size[0] / 2.0, size[1] / 2.0, size[2] / 2.0]).map(Shape::Cuboid),
@@ -412,24 +414,19 @@ impl Robot {
                         let pieces =
                             cache.pieces(&path, *scale, options.mesh_parts, options.degenerate_meshes)?;
                         for (k, p) in pieces.iter().enumerate() {
-                            let shape = Shape::ConvexPolytope(p.polytope.clone());
-                            geometries.push(Geometry {
-                                link: li,
-                                collision: ci,
-                                name: c.name.clone(),
-                                origin: c.origin,
-                                bounding_sphere: bounding_sphere(&shape),
-                                shape,
-                                support: p.support.clone(),
-                                source: GeometrySource::Mesh {
-                                    uri: filename.clone(),
-                                    path: path.clone(),
-                                    scale: *scale,
-                                    part: (k, p.part_name.clone()),
-                                    mesh_vertices: p.mesh_vertices,
-                                    flat: p.flat,
-                                },
-                            });
+                            let source = GeometrySource::Mesh {
+                                uri: filename.clone(),
+                                path: path.clone(),
+                                scale: *scale,
+                                part: (k, p.part_name.clone()),
+                                mesh_vertices: p.mesh_vertices,
+                                flat: p.flat,
+                            };
+                            geometries.push(piece(
+                                Shape::ConvexPolytope(p.polytope.clone()),
+                                source,
+                                p.support.clone(),
+                            ));
                         }
                     }
                 }
