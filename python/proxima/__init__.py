@@ -30,6 +30,11 @@ Query settings (keyword arguments, checked by the library):
   the depth of overlapping shapes), ``gjk_max_iterations`` (128), ``gjk_tolerance`` (1e-10),
   ``gjk_acceleration`` (``"none"``, ``"nesterov"``, ``"polyak"``).
 
+Robots: ``Robot.from_urdf(path, srdf=None, package_dirs=())`` (meshes as exact convex hulls,
+all link pairs but parent-child ones and those the SRDF disables) with ``.distances(q)`` and
+``.distances_batch(Q, threads=None)`` (the GIL released); configurations in URDF order of the
+actuated, non-mimic joints (``.joint_names``).
+
 Solvers: ``solve_lcp(M, q, method="lemke", exact=False, tol=1e-9, max_iter=None)`` with
 dense or ``scipy.sparse`` M and the methods in ``LCP_METHODS`` (those of
 ``proxima solve --method``); ``solve_qp(H, c, A, b, A_eq, b_eq, free=..., exact=...)``.
@@ -55,6 +60,11 @@ from ._proxima import (
     Polyhedron,
     ProximaError,
     QpResult,
+    Robot,
+    RobotBatch,
+    RobotDistances,
+    RobotError,
+    SceneError,
     Shape,
     Sphere,
     Tracker,
@@ -88,6 +98,11 @@ __all__ = [
     "Polyhedron",
     "ProximaError",
     "QpResult",
+    "Robot",
+    "RobotBatch",
+    "RobotDistances",
+    "RobotError",
+    "SceneError",
     "Shape",
     "Sphere",
     "Tracker",

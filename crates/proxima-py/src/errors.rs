@@ -8,6 +8,8 @@
 //! | argument conversion (array shape, dtype, a name that is not an option) | `ProximaError` |
 //! | `proxima_geom::GeomError` | `GeomError` |
 //! | `proxima_lcp::LcpError`, `proxima_lcp::io::IoError` (a sparse matrix's entries) | `LcpError` |
+//! | `proxima_robot::RobotError` (URDF, SRDF, meshes, joint limits) | `RobotError` |
+//! | `proxima_scene::SceneError` (robot worlds: pairs, configuration length) | `SceneError` |
 //! | `intersects` reaching no verdict (`Intersection::Undecided`) | `UndecidedError` (`RuntimeError`) |
 //! | a panic (a bug) | `InternalError` (`RuntimeError`) |
 
@@ -36,6 +38,18 @@ create_exception!(
 );
 create_exception!(
     proxima,
+    RobotError,
+    ProximaError,
+    "A robot description, mesh or configuration the robot crate rejected (proxima_robot::RobotError)."
+);
+create_exception!(
+    proxima,
+    SceneError,
+    ProximaError,
+    "A robot world (pairs, SRDF links, configuration length) the scene crate rejected (proxima_scene::SceneError)."
+);
+create_exception!(
+    proxima,
     UndecidedError,
     PyRuntimeError,
     "intersects() reached no verdict (an iteration limit with the exact fallback disabled)."
@@ -60,6 +74,19 @@ pub fn geom(e: proxima_geom::GeomError) -> PyErr {
 /// `GeomError` with the library's message, prefixed by the argument it came from.
 pub fn geom_at(what: &str, e: proxima_geom::GeomError) -> PyErr {
     GeomError::new_err(format!("{what}: {e}"))
+}
+
+/// `RobotError` with the library's message.
+pub fn robot(e: proxima_robot::RobotError) -> PyErr {
+    RobotError::new_err(e.to_string())
+}
+
+/// `RobotError` when a robot was rejected, else `SceneError`, with the library's message.
+pub fn scene(e: proxima_scene::SceneError) -> PyErr {
+    match e {
+        proxima_scene::SceneError::Robot { .. } => RobotError::new_err(e.to_string()),
+        _ => SceneError::new_err(e.to_string()),
+    }
 }
 
 /// `LcpError` with the library's message.

@@ -14,8 +14,9 @@
 //! | `query` | `distance`, `signed_distance`, `intersects`, `DistanceResult` |
 //! | `batch` | `distance_batch` (GIL released, rayon, input order), `DistanceBatch` |
 //! | `tracker` | `Tracker` (warm-started pair) |
+//! | `robot` | `Robot` (URDF/SRDF/meshes, `distances`, `distances_batch`), `RobotDistances`, `RobotBatch` |
 //! | `lcp`, `qp` | `solve_lcp`, `LcpResult`, `solve_qp`, `QpResult` |
-//! | `errors` | `ProximaError` (a `ValueError`), `GeomError`, `LcpError`, `UndecidedError`, `InternalError` |
+//! | `errors` | `ProximaError` (a `ValueError`), `GeomError`, `LcpError`, `RobotError`, `SceneError`, `UndecidedError`, `InternalError` |
 //!
 //! Edge cases handled at the boundary: arrays of the wrong shape or dtype (bool, complex,
 //! strings, objects) raise `ProximaError` naming the argument; NaN/∞, non-rotations and
@@ -36,6 +37,7 @@ mod parallel;
 mod pose;
 mod qp;
 mod query;
+mod robot;
 mod scalars;
 mod settings;
 mod shapes;
@@ -51,6 +53,8 @@ fn _proxima(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ProximaError", py.get_type::<errors::ProximaError>())?;
     m.add("GeomError", py.get_type::<errors::GeomError>())?;
     m.add("LcpError", py.get_type::<errors::LcpError>())?;
+    m.add("RobotError", py.get_type::<errors::RobotError>())?;
+    m.add("SceneError", py.get_type::<errors::SceneError>())?;
     m.add("UndecidedError", py.get_type::<errors::UndecidedError>())?;
     m.add("InternalError", py.get_type::<errors::InternalError>())?;
     shapes::register(m)?;
@@ -71,6 +75,12 @@ fn _proxima(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<qp::PyQpResult>()?;
     m.add_function(wrap_pyfunction!(qp::solve_qp, m)?)?;
     m.add_function(wrap_pyfunction!(qp::qp_result_from_state, m)?)?;
+    m.add_class::<robot::PyRobot>()?;
+    m.add_class::<robot::PyRobotDistances>()?;
+    m.add_class::<robot::PyRobotBatch>()?;
+    m.add_function(wrap_pyfunction!(robot::robot_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(robot::robot_distances_from_state, m)?)?;
+    m.add_function(wrap_pyfunction!(robot::robot_batch_from_state, m)?)?;
     m.add("LCP_METHODS", proxima_lcp::registry::REGISTRY.iter().map(|s| s.name()).collect::<Vec<_>>())?;
     m.add("ALGORITHMS", settings::ALGORITHMS.iter().map(|a| a.as_str()).collect::<Vec<_>>())?;
     Ok(())
