@@ -235,9 +235,8 @@ impl PyRobot {
         let mode = if all_pairs { DistanceMode::AllPairs } else { DistanceMode::Minimum };
         let settings = Self::settings(clamp, true);
         let mut ws = self.workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let report = guard(|| {
-            self.world.distances(&q, &mut ws, &settings, mode).map(Clone::clone).map_err(errors::scene)
-        })?;
+        let report =
+            guard(|| self.world.distances(&q, &mut ws, &settings, mode).cloned().map_err(errors::scene))?;
         let closest = report.closest;
         Ok(PyRobotDistances {
             min_distance: closest.map_or(f64::INFINITY, |c| c.distance),
