@@ -185,36 +185,43 @@ def batch(args, rng, report):
 
 
 def robot(args, report):
-    """Robot.distances_batch vs a Python loop over pin.computeDistances (the anchor runner's
-    model building, from ../shared/bench/robot/run_pinocchio.py)."""
-    if not hasattr(proxima, "Robot"):
-        print("\n== robot: skipped (this build has no proxima.Robot)")
-        return
+    """Robot.distances_batch vs a Python loop over pin.computeDistances, both on the workload's
+    configurations. The Pinocchio model is built by the anchor runner's own functions
+    (../shared/bench/robot/run_pinocchio.py: meshes as qhull hulls, the workload's pair list);
+    the loop takes the minimum over the collision pairs, as the runner's results do."""
     import pinocchio as pin
 
-    sys.path.insert(0, os.path.dirname(os.path.abspath(args.robot_workload)) + "/..")
-    import run_pinocchio  # noqa: E402  (the anchor's own model building)
-
     workload_path = os.path.abspath(args.robot_workload)
+    sys.path.insert(0, os.path.dirname(os.path.dirname(workload_path)))
+    import run_pinocchio  # noqa: E402  (the anchor's model building)
+
     with open(workload_path) as f:
         workload = json.load(f)
+    wl_dir = os.path.dirname(workload_path)
+    if len(workload.get("robots", [])) > 1:
+        print("\n== robot: skipped (multi-robot workloads need a scene, not one Robot)")
+        return
     Q = np.asarray(workload["configurations"], dtype=float)
     n = len(Q)
-    anchor = run_pinocchio.build_models(workload, os.path.dirname(workload_path), mode="hull")
-    model, geom_model = anchor["model"], anchor["geom_model"]
-    data, geom_data = model.createData(), geom_model.createData(geom_model)
-    qs = [anchor["to_pin_q"](q) for q in Q]
+    model, gmodel, descs, _ = run_pinocchio.build(workload, wl_dir, "hull")
+    run_pinocchio.setup_pairs(model, gmodel, workload, descs)
+    to_q = run_pinocchio.q_mapper(model, workload)
+    qs = [to_q(q) for q in Q]
+    data, gdata = model.createData(), pin.GeometryData(gmodel)
 
     def pin_loop():
         out = np.empty(n)
         for i, q in enumerate(qs):
-            pin.computeDistances(model, data, geom_model, geom_data, q)
-            out[i] = min(r.min_distance for r in geom_data.distanceResults)
+            pin.computeDistances(model, data, gmodel, gdata, q)
+            out[i] = min(r.min_distance for r in gdata.distanceResults)
         return out
 
-    description = workload["robots"][0] if "robots" in workload else {"urdf": workload["robot"]}
-    urdf = os.path.join(os.path.dirname(workload_path), description["urdf"])
-    rob = proxima.Robot.from_urdf(urdf)
+    urdf = workload["robots"][0]["urdf"] if "robots" in workload else workload["robot"]
+    rob = proxima.Robot.from_urdf(os.path.join(wl_dir, urdf))
+    ours_pairs = {frozenset(p) for p in rob.pairs}
+    if ours_pairs != {frozenset(p) for p in workload["pair_list"]}:
+        print("\n== robot: pair lists differ; the comparison would not be like for like")
+        return
     times = {"pin_loop": [], "threads_1": [], "threads_2": []}
     for _ in range(args.repeat):
         times["pin_loop"].append(timed(pin_loop, 1, n)[0])

@@ -8,6 +8,10 @@ import subprocess
 import sys
 import textwrap
 
+from conftest import TESTDATA
+
+PANDA = TESTDATA / "robots" / "panda" / "panda.urdf"
+
 CHILD = textwrap.dedent(
     r"""
     import json, sys, warnings
@@ -17,6 +21,7 @@ CHILD = textwrap.dedent(
     warnings.simplefilter("ignore")
     rng = np.random.default_rng(int(sys.argv[1]))
     calls = int(sys.argv[2])
+    robot = proxima.Robot.from_urdf(sys.argv[3])
 
     def number():
         k = rng.integers(12)
@@ -118,7 +123,7 @@ CHILD = textwrap.dedent(
     outcomes = {"ok": 0, "value": 0, "type": 0, "undecided": 0}
     last = None
     for i in range(calls):
-        k = rng.integers(9)
+        k = rng.integers(10)
         try:
             if k == 0:
                 args = (shape(), pose(), shape(), pose())
@@ -154,6 +159,14 @@ CHILD = textwrap.dedent(
                                  free=[True, None, [0]][int(rng.integers(3))])
             elif k == 7:
                 proxima.pose(vector(), vector(4))
+            elif k == 9:
+                q = rng.uniform(-3.5, 3.5, size=int(rng.choice([8, 8, 8, 7]))) * rng.choice([1.0, 1e-3])
+                if rng.random() < 0.2:
+                    q[int(rng.integers(len(q)))] = number()
+                if rng.random() < 0.5:
+                    robot.distances(q, all_pairs=bool(rng.random() < 0.5), clamp=bool(rng.random() < 0.5))
+                else:
+                    robot.distances_batch(np.stack([q, q]), threads=[None, 1, 2][int(rng.integers(3))], clamp=bool(rng.random() < 0.5))
             else:
                 a = shape()
                 import pickle
@@ -177,7 +190,10 @@ CHILD = textwrap.dedent(
 def test_random_calls_never_abort_or_panic():
     calls = 5000
     child = subprocess.run(
-        [sys.executable, "-c", CHILD, "20261201", str(calls)], capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", CHILD, "20261201", str(calls), str(PANDA)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert child.returncode == 0, f"exit {child.returncode}\n{child.stdout[-2000:]}\n{child.stderr[-2000:]}"
     outcomes = json.loads(child.stdout.strip().splitlines()[-1])
