@@ -192,3 +192,11 @@ pub fn out_points<'py>(py: Python<'py>, rows: &[[f64; 3]]) -> PyResult<Bound<'py
     let flat: Vec<f64> = rows.iter().flatten().copied().collect();
     PyArray1::from_vec(py, flat).reshape([rows.len(), 3])
 }
+
+/// Marks an array read-only: results are immutable (their equality and pickling rely on it).
+pub fn read_only<'py, T>(a: Bound<'py, T>) -> PyResult<Bound<'py, T>> {
+    let kw = pyo3::types::PyDict::new(a.py());
+    kw.set_item("write", false)?;
+    a.as_any().call_method("setflags", (), Some(&kw))?;
+    Ok(a)
+}

@@ -11,7 +11,7 @@ use proxima_geom::{GeomError as RustGeomError, Pose};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::arrays::{self, PoseError, RawPose, check_pose, pose_error_text};
+use crate::arrays::{self, PoseError, RawPose, check_pose, pose_error_text, read_only};
 use crate::errors::{GeomError, InternalError, catch, invalid};
 use crate::parallel::{FirstFailure, Rows, fill, thread_count};
 use crate::query::{Answer, normal_of, query, status_name, witnesses};
@@ -199,14 +199,6 @@ const FIELDS: [&str; 10] = [
     "status",
 ];
 
-/// Marks an array read-only (a result is immutable: equality and pickling rely on it).
-fn frozen<'py, T>(a: Bound<'py, T>) -> PyResult<Bound<'py, T>> {
-    let kw = PyDict::new(a.py());
-    kw.set_item("write", false)?;
-    a.as_any().call_method("setflags", (), Some(&kw))?;
-    Ok(a)
-}
-
 impl PyDistanceBatch {
     fn arrays<'py>(&self, py: Python<'py>) -> [Bound<'py, PyAny>; 10] {
         [
@@ -267,11 +259,11 @@ pub fn distance_batch_from_state(py: Python<'_>, state: &Bound<'_, PyDict>) -> P
     };
     let col = |name: &str| -> PyResult<Py<PyArray1<f64>>> {
         let v = arrays::vector(&get(name)?, None, name)?;
-        Ok(frozen(PyArray1::from_vec(py, v))?.unbind())
+        Ok(read_only(PyArray1::from_vec(py, v))?.unbind())
     };
     let rows = |name: &str| -> PyResult<Py<PyArray2<f64>>> {
         let v = arrays::points(&get(name)?, name)?;
-        Ok(frozen(arrays::out_points(py, &v)?)?.unbind())
+        Ok(read_only(arrays::out_points(py, &v)?)?.unbind())
     };
     let status = get("status")?;
     let status: Vec<String> = status.call_method0("tolist")?.extract()?;
@@ -286,7 +278,7 @@ pub fn distance_batch_from_state(py: Python<'_>, state: &Bound<'_, PyDict>) -> P
         point_a: rows("point_a")?,
         point_b: rows("point_b")?,
         normal: rows("normal")?,
-        status: frozen(PyArray1::from_vec(py, status))?.unbind(),
+        status: read_only(PyArray1::from_vec(py, status))?.unbind(),
     };
     let n = batch.__len__(py);
     if batch.arrays(py).iter().any(|a| a.len().ok() != Some(n)) {
@@ -370,16 +362,16 @@ pub fn distance_batch(
     let [d, sd, lo, up, slo, sup] = values;
     let [pa, pb, nn] = points;
     Ok(PyDistanceBatch {
-        distance: frozen(d)?.unbind(),
-        signed_distance: frozen(sd)?.unbind(),
-        lower: frozen(lo)?.unbind(),
-        upper: frozen(up)?.unbind(),
-        signed_lower: frozen(slo)?.unbind(),
-        signed_upper: frozen(sup)?.unbind(),
-        point_a: frozen(pa)?.unbind(),
-        point_b: frozen(pb)?.unbind(),
-        normal: frozen(nn)?.unbind(),
-        status: frozen(status)?.unbind(),
+        distance: read_only(d)?.unbind(),
+        signed_distance: read_only(sd)?.unbind(),
+        lower: read_only(lo)?.unbind(),
+        upper: read_only(up)?.unbind(),
+        signed_lower: read_only(slo)?.unbind(),
+        signed_upper: read_only(sup)?.unbind(),
+        point_a: read_only(pa)?.unbind(),
+        point_b: read_only(pb)?.unbind(),
+        normal: read_only(nn)?.unbind(),
+        status: read_only(status)?.unbind(),
     })
 }
 

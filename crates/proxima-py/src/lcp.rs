@@ -20,7 +20,7 @@ use proxima_lcp::io::CooMatrix;
 use proxima_lcp::registry::{self, SolverSettings, SolverStatus};
 use proxima_lcp::{Lcp, LcpError as RustLcpError, LemkeSettings, Rational, solve_lemke};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 
 use crate::arrays;
 use crate::errors::{catch, invalid, lcp};
@@ -55,11 +55,7 @@ fn w_of(m: &CooMatrix<f64>, q: &[f64], z: &[f64]) -> Vec<f64> {
 
 /// A read-only float64 array.
 pub fn readonly_array(py: Python<'_>, v: &[f64]) -> PyResult<Py<PyArray1<f64>>> {
-    let a = PyArray1::from_slice(py, v);
-    let kw = PyDict::new(py);
-    kw.set_item("write", false)?;
-    a.call_method("setflags", (), Some(&kw))?;
-    Ok(a.unbind())
+    Ok(arrays::read_only(PyArray1::from_slice(py, v))?.unbind())
 }
 
 /// Bitwise equality of float slices.

@@ -35,7 +35,7 @@ use proxima_scene::{
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use crate::arrays;
+use crate::arrays::{self, read_only};
 use crate::errors::{self, InternalError, catch, guard, invalid};
 use crate::parallel::{FirstFailure, Rows, fill, thread_count};
 
@@ -321,12 +321,12 @@ impl PyRobot {
             }
         }
         Ok(PyRobotBatch {
-            min_distance: readonly(min_distance)?.unbind(),
-            pair_a: readonly(pair_a)?.unbind(),
-            pair_b: readonly(pair_b)?.unbind(),
-            in_collision: readonly(in_collision)?.unbind(),
-            lower: readonly(lower)?.unbind(),
-            upper: readonly(upper)?.unbind(),
+            min_distance: read_only(min_distance)?.unbind(),
+            pair_a: read_only(pair_a)?.unbind(),
+            pair_b: read_only(pair_b)?.unbind(),
+            in_collision: read_only(in_collision)?.unbind(),
+            lower: read_only(lower)?.unbind(),
+            upper: read_only(upper)?.unbind(),
         })
     }
 
@@ -368,14 +368,6 @@ fn row_error(i: usize, e: SceneError) -> PyErr {
         SceneError::Robot { .. } => errors::RobotError::new_err(text),
         _ => errors::SceneError::new_err(text),
     }
-}
-
-/// Marks an array read-only.
-fn readonly<'py, T>(a: Bound<'py, T>) -> PyResult<Bound<'py, T>> {
-    let kw = PyDict::new(a.py());
-    kw.set_item("write", false)?;
-    a.as_any().call_method("setflags", (), Some(&kw))?;
-    Ok(a)
 }
 
 /// The pickled state of a `Robot`.
@@ -571,18 +563,18 @@ pub fn robot_batch_from_state(py: Python<'_>, state: &Bound<'_, PyDict>) -> PyRe
         state.get_item(name)?.ok_or_else(|| invalid(format!("not a RobotBatch state: no {name}")))
     };
     let floats = |name: &str| -> PyResult<Py<PyArray1<f64>>> {
-        Ok(readonly(PyArray1::from_vec(py, arrays::vector(&get(name)?, None, name)?))?.unbind())
+        Ok(read_only(PyArray1::from_vec(py, arrays::vector(&get(name)?, None, name)?))?.unbind())
     };
     let ints = |name: &str| -> PyResult<Py<PyArray1<i64>>> {
         let v: Vec<i64> = get(name)?.call_method0("tolist")?.extract()?;
-        Ok(readonly(PyArray1::from_vec(py, v))?.unbind())
+        Ok(read_only(PyArray1::from_vec(py, v))?.unbind())
     };
     let flags: Vec<bool> = get("in_collision")?.call_method0("tolist")?.extract()?;
     let batch = PyRobotBatch {
         min_distance: floats("min_distance")?,
         pair_a: ints("pair_a")?,
         pair_b: ints("pair_b")?,
-        in_collision: readonly(PyArray1::from_vec(py, flags))?.unbind(),
+        in_collision: read_only(PyArray1::from_vec(py, flags))?.unbind(),
         lower: floats("lower")?,
         upper: floats("upper")?,
     };
