@@ -379,6 +379,8 @@ impl<'s> Search<'s> {
         let mut width = settings.time_tolerance * (settings.end_time - settings.start_time);
         // No probe before this time (the last one found no contact there).
         let mut probe_after = f64::NEG_INFINITY;
+        // The previous sample's time and distance (for the probes' secant).
+        let mut previous: Option<(f64, f64)> = None;
         for iteration in 1..=settings.max_iterations {
             let step = self.step(&s, &r);
             if s.t + step.delta >= settings.end_time {
@@ -396,25 +398,13 @@ impl<'s> Search<'s> {
                 }
             };
             // Steps far below the time tolerance: the certificates are at their round-off
-            // floor while the witnesses are not within the distance tolerance. A probe a
-            // time tolerance ahead ends the search when it proves contact there; without
-            // contact there the next probe looks 8× further (the bracket it finds is still
-            // proven, only wider than the time tolerance). Without any step possible, the
-            // probes go on until one proves contact or reaches the end.
+            // floor while the witnesses are not within the distance tolerance. Probes ahead
+            // end the search when one proves contact (`probe`).
             if next.as_ref().is_none_or(|n| n.t - s.t < 1e-3 * width) && s.t >= probe_after {
-                loop {
-                    let t = (s.t + width).min(settings.end_time);
-                    let ahead = self.sample(t);
-                    let answer = self.distance(&ahead)?;
-                    if self.within(&answer) {
-                        return Ok(self.hit(s.t, t, &answer, iteration));
-                    }
-                    probe_after = s.t;
-                    width *= 8.0;
-                    if next.is_some() || t >= settings.end_time {
-                        break;
-                    }
+                if let Some((t, answer)) = self.probe(&s, &r, previous, &mut width, next.is_none())? {
+                    return Ok(self.hit(s.t, t, &answer, iteration));
                 }
+                probe_after = s.t;
             }
             let Some(next) = next else {
                 let undecided = ToiUndecided { t_safe: s.t, last_lower: r.certificate.lower };
@@ -424,10 +414,53 @@ impl<'s> Search<'s> {
             if self.within(&answer) {
                 return Ok(self.hit(next.t, next.t, &answer, iteration));
             }
+            previous = Some((s.t, r.distance()));
             (s, r) = (next, answer);
         }
         let undecided = ToiUndecided { t_safe: s.t, last_lower: r.certificate.lower };
         Ok(self.result(ToiOutcome::Undecided(undecided), ToiStatus::MaxIterations, settings.max_iterations))
+    }
+
+    /// Probes ahead of `s` for a contact within tolerance: first up to three secant steps on
+    /// the witness distance from the previous sample (a contact that only touches, along a
+    /// tangent or at a single instant, is found there and not by a fixed stride), then one probe
+    /// `width` ahead, 8× further each time it finds no contact (the bracket a far probe finds
+    /// is still proven, only wider than the time tolerance). With `exhaustive` (no step
+    /// possible) the strides go on to the end of the interval. Returns the probe time and its
+    /// answer when it proves contact.
+    fn probe(
+        &mut self,
+        s: &Sample,
+        r: &DistanceResult,
+        previous: Option<(f64, f64)>,
+        width: &mut f64,
+        exhaustive: bool,
+    ) -> Result<Option<(f64, DistanceResult)>, GeomError> {
+        let (margin, end) = (self.settings.margin, self.settings.end_time);
+        let mut points = previous.map(|p| (p, (s.t, r.distance())));
+        for _ in 0..3 {
+            let Some(((t0, u0), (t1, u1))) = points else { break };
+            let t = t1 + (u1 - margin) * (t1 - t0) / (u0 - u1);
+            if !(t > s.t && t < end && u0 > u1) {
+                break;
+            }
+            let answer = self.distance(&self.sample(t))?;
+            if self.within(&answer) {
+                return Ok(Some((t, answer)));
+            }
+            points = Some(((t1, u1), (t, answer.distance())));
+        }
+        loop {
+            let t = (s.t + *width).min(end);
+            let answer = self.distance(&self.sample(t))?;
+            if self.within(&answer) {
+                return Ok(Some((t, answer)));
+            }
+            *width *= 8.0;
+            if !exhaustive || t >= end {
+                return Ok(None);
+            }
+        }
     }
 
     /// A hit: witnesses of the sample at t_hit, and as the normal the direction that proved
