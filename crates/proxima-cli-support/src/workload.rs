@@ -30,8 +30,9 @@ struct FileJson {
     tracks: Vec<TrackJson>,
 }
 
+/// A pose as written in workload files.
 #[derive(Debug, Deserialize)]
-struct PoseJson {
+pub(crate) struct PoseJson {
     translation: [f64; 3],
     rotation: [[f64; 3]; 3],
 }
@@ -100,7 +101,7 @@ impl Workload {
 
 /// Shape `i` of the file: its id and the validated shape; errors name the field
 /// (`shapes[3].radius: must be a number`).
-fn build_shape(i: usize, s: &Value) -> Result<(String, Shape)> {
+pub(crate) fn build_shape(i: usize, s: &Value) -> Result<(String, Shape)> {
     let at = format!("shapes[{i}]");
     let id = match s.get("id") {
         Some(Value::String(id)) => id.clone(),
@@ -114,7 +115,8 @@ fn build_shape(i: usize, s: &Value) -> Result<(String, Shape)> {
     Ok((id, shape))
 }
 
-fn build_pose(p: &PoseJson, what: impl Fn() -> String) -> Result<Pose> {
+/// The pose a [`PoseJson`] describes, validated; errors are prefixed by `what()`.
+pub(crate) fn build_pose(p: &PoseJson, what: impl Fn() -> String) -> Result<Pose> {
     Pose::new(p.rotation, p.translation).map_err(|e| anyhow!("{}: {e}", what()))
 }
 

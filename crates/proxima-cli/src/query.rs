@@ -23,6 +23,8 @@ pub enum Op {
     Distance,
     /// Boolean intersection test (touching counts).
     Intersects,
+    /// Certified time of impact over the motion of a CCD workload (shared/bench/ccd/FORMAT.md).
+    Toi,
 }
 
 /// `--algorithm`.
@@ -97,7 +99,8 @@ pub enum QueryFormat {
 /// Arguments of `proxima query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    /// Workload file (JSON, shared/bench/geometry/FORMAT.md).
+    /// Workload file (JSON, shared/bench/geometry/FORMAT.md; a CCD workload,
+    /// shared/bench/ccd/FORMAT.md, for `--op toi`).
     pub file: PathBuf,
     /// The query to run on every pair.
     #[arg(long, value_enum, default_value_t = Op::Distance)]
@@ -183,6 +186,9 @@ fn text_row(rec: &QueryRecord<'_>) -> String {
 
 /// Runs `proxima query`.
 pub fn run(args: &QueryArgs) -> Result<()> {
+    if args.op == Op::Toi {
+        return crate::query_toi::run(args);
+    }
     let w = workload::load(&args.file)?;
     let settings = QuerySettings::default()
         .with_algorithm(args.algorithm.to_geom())
@@ -222,6 +228,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
                     _ => (fields, None, direction, o.status(), o.error().map(str::to_string)),
                 }
             }
+            Op::Toi => unreachable!("answered by query_toi"),
         };
         let rec = QueryRecord { i, a: &w.ids[q.a], b: &w.ids[q.b], fields, status, path, direction, error };
         counts[match status {

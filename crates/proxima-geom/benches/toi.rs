@@ -219,7 +219,7 @@ fn proxima(bencher: Bencher, family: &str) {
 /// `time_of_impact` without the depth of initial contacts.
 #[divan::bench(args = FAMILIES)]
 fn proxima_no_depth(bencher: Bencher, family: &str) {
-    let s = ToiSettings { initial_depth: false, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_initial_depth(false);
     run(bencher, family, |q| ours(q, &s));
 }
 

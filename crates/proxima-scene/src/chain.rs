@@ -35,7 +35,7 @@ pub trait KinematicChain {
     /// World poses of all links at configuration `q` (written to `poses`, one per link).
     /// Errors: wrong length or non-finite values.
     fn link_poses_at(&self, q: &[f64], poses: &mut Vec<Pose>) -> Result<(), SceneError>;
-    /// For joint rates bounded by `rates` (|q̇_j| ≤ rates[j], any unit of time), a bound of the
+    /// For joint rates bounded by `rates` (|q̇_j| ≤ `rates[j]`, any unit of time), a bound of the
     /// speed of every point of each link, for every configuration (written to `bounds`, one per
     /// link). Errors: wrong length, negative or non-finite rates.
     fn link_speed_bounds(&self, rates: &[f64], bounds: &mut Vec<f64>) -> Result<(), SceneError>;

@@ -40,8 +40,10 @@ use crate::robot::Trajectory;
 use crate::workcell::Workcell;
 use crate::world::ObjectId;
 
-/// Settings of the swept checks.
+/// Settings of the swept checks (`SweptSettings::default().with_margin(0.02)`; the struct is
+/// `#[non_exhaustive]` so it can grow).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SweptSettings {
     /// Distances ≤ margin count as contact. Finite, ≥ 0. Default 0.
     pub margin: f64,
@@ -67,8 +69,28 @@ impl SweptSettings {
         if self.max_steps == 0 {
             return Err(SceneError::invalid("swept.max_steps", "must be >= 1"));
         }
-        // The query settings are checked by the first query (a GeomError naming the field).
-        Ok(())
+        self.query.validate().map_err(|source| SceneError::Geometry { at: "swept.query".into(), source })
+    }
+
+    /// With this [`SweptSettings::margin`].
+    #[must_use]
+    pub fn with_margin(mut self, margin: f64) -> Self {
+        self.margin = margin;
+        self
+    }
+
+    /// With this [`SweptSettings::max_steps`].
+    #[must_use]
+    pub fn with_max_steps(mut self, max_steps: u32) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// With these [`SweptSettings::query`] settings.
+    #[must_use]
+    pub fn with_query(mut self, query: QuerySettings) -> Self {
+        self.query = query;
+        self
     }
 }
 

@@ -106,7 +106,7 @@ fn segment_input_is_validated() {
     assert!(certify_segment(&arm, &q[..5], &q, &o, &[], &s).is_err());
     assert!(certify_segment(&arm, &q, &[f64::NAN, 0.0, 0.0, 0.0, 0.0, 0.0], &o, &[], &s).is_err());
     assert!(certify_segment(&arm, &q, &q, &o, &[(0, 14)], &s).is_err());
-    for bad in [SweptSettings { margin: -1.0, ..s.clone() }, SweptSettings { max_steps: 0, ..s.clone() }] {
+    for bad in [s.clone().with_margin(-1.0), s.clone().with_max_steps(0)] {
         assert!(bad.validate().is_err() && certify_segment(&arm, &q, &q, &o, &[], &bad).is_err());
     }
     // A motionless segment is a static check.
@@ -119,7 +119,7 @@ fn workcell_motion_between_cycles_is_certified() {
     // cycle 172): every interval proven free, also with a 2 cm margin.
     let mut cell = workcell::w25(PrismModel::BoundingBox, false).unwrap();
     for margin in [0.0, 0.02] {
-        let s = SweptSettings { margin, ..SweptSettings::default() };
+        let s = SweptSettings::default().with_margin(margin);
         let bad = cell.swept_check(0..400, &s).unwrap();
         assert!(bad.is_empty(), "margin {margin}: {:?}", bad.first());
     }

@@ -29,7 +29,7 @@ fn spheres_head_on_with_and_without_margin() {
     let still = RigidMotion::stationary(Pose::identity());
     let shot = RigidMotion::from_poses(&shift([5.0, 0.0, 0.0]), &shift([-5.0, 0.0, 0.0])).unwrap();
     for margin in [0.0, 0.25, 1.0] {
-        let s = ToiSettings { margin, ..ToiSettings::default() };
+        let s = ToiSettings::default().with_margin(margin);
         let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &shot, &s).unwrap();
         assert_hit(&r, (3.5 - margin) / 10.0, 1e-9);
         check_against_samples(&sphere(1.0), &still, &sphere(0.5), &shot, &s, &r, 200, 1e-8);
@@ -95,12 +95,12 @@ fn initial_contact_reports_the_depth() {
     assert_eq!((c.time, r.toi()), (0.0, Some(0.0)));
     assert!((c.depth() - 0.2).abs() < 1e-12 && c.bracket.lower <= -0.2 + 1e-12, "{c:?}");
     // Without the depth: the same time, the bracket only says "overlapping".
-    let s = ToiSettings { initial_depth: false, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_initial_depth(false);
     let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &near, &s).unwrap();
     let ToiOutcome::InitialContact(c) = r.outcome else { panic!("{r:?}") };
     assert!(c.bracket.lower == f64::NEG_INFINITY && c.bracket.upper <= 0.0);
     // Within the margin but apart: an initial contact with the positive distance.
-    let s = ToiSettings { margin: 0.5, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_margin(0.5);
     let apart = RigidMotion::from_poses(&shift([1.8, 0.0, 0.0]), &shift([5.0, 0.0, 0.0])).unwrap();
     let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &apart, &s).unwrap();
     let ToiOutcome::InitialContact(c) = r.outcome else { panic!("{r:?}") };
@@ -119,7 +119,7 @@ fn a_parallel_pass_is_a_proven_miss() {
     assert!(m.last_lower > 0.0 && r.toi().is_none() && r.status == ToiStatus::Converged);
     check_against_samples(&cube, &still, &sphere(0.5), &pass, &s, &r, 400, 1e-8);
     // With a margin beyond the clearance it is a hit where the gap reaches the margin.
-    let s = ToiSettings { margin: 0.1, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_margin(0.1);
     let r = time_of_impact(&cube, &still, &sphere(0.5), &pass, &s).unwrap();
     assert!(matches!(r.outcome, ToiOutcome::Hit(_)), "{r:?}");
     check_against_samples(&cube, &still, &sphere(0.5), &pass, &s, &r, 400, 1e-8);
@@ -130,19 +130,19 @@ fn time_range_and_static_queries() {
     let still = RigidMotion::stationary(Pose::identity());
     let shot = RigidMotion::from_poses(&shift([5.0, 0.0, 0.0]), &shift([-5.0, 0.0, 0.0])).unwrap();
     // Starting after the first contact (overlap at t = 0.4): an initial contact at 0.4.
-    let s = ToiSettings { start_time: 0.4, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_interval(0.4, 1.0);
     let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &shot, &s).unwrap();
     assert!(matches!(r.outcome, ToiOutcome::InitialContact(c) if c.time == 0.4), "{r:?}");
     // Ending before it: a miss.
-    let s = ToiSettings { end_time: 0.3, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_interval(0.0, 0.3);
     let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &shot, &s).unwrap();
     assert!(matches!(r.outcome, ToiOutcome::Miss(_)), "{r:?}");
     // Beyond [0, 1] the motion extrapolates: over [−1, 0] the ball comes from x = 15 to 5.
-    let s = ToiSettings { start_time: -1.0, end_time: 0.0, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_interval(-1.0, 0.0);
     let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &shot, &s).unwrap();
     assert!(matches!(r.outcome, ToiOutcome::Miss(_)), "{r:?}");
     // A static test: start = end.
-    let s = ToiSettings { start_time: 0.2, end_time: 0.2, ..ToiSettings::default() };
+    let s = ToiSettings::default().with_interval(0.2, 0.2);
     let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &shot, &s).unwrap();
     assert!(matches!(r.outcome, ToiOutcome::Miss(_)), "{r:?}");
 }

@@ -27,22 +27,16 @@ fn settings_are_validated() {
     let d = ToiSettings::default();
     assert!(d.validate().is_ok() && run(&d).is_ok());
     for (bad, field) in [
-        (ToiSettings { margin: -0.1, ..d.clone() }, "margin"),
-        (ToiSettings { margin: f64::NAN, ..d.clone() }, "margin"),
-        (ToiSettings { margin: f64::INFINITY, ..d.clone() }, "margin"),
-        (ToiSettings { start_time: f64::NAN, ..d.clone() }, "start_time/end_time"),
-        (ToiSettings { end_time: f64::INFINITY, ..d.clone() }, "start_time/end_time"),
-        (ToiSettings { start_time: 0.5, end_time: 0.25, ..d.clone() }, "end_time"),
-        (ToiSettings { distance_tolerance: 0.0, ..d.clone() }, "distance_tolerance"),
-        (ToiSettings { time_tolerance: f64::NAN, ..d.clone() }, "time_tolerance"),
-        (ToiSettings { max_iterations: 0, ..d.clone() }, "max_iterations"),
-        (
-            ToiSettings {
-                query: QuerySettings { gap_tolerance: -1.0, ..QuerySettings::default() },
-                ..d.clone()
-            },
-            "gap_tolerance",
-        ),
+        (d.clone().with_margin(-0.1), "margin"),
+        (d.clone().with_margin(f64::NAN), "margin"),
+        (d.clone().with_margin(f64::INFINITY), "margin"),
+        (d.clone().with_interval(f64::NAN, 1.0), "start_time/end_time"),
+        (d.clone().with_interval(0.0, f64::INFINITY), "start_time/end_time"),
+        (d.clone().with_interval(0.5, 0.25), "end_time"),
+        (d.clone().with_distance_tolerance(0.0), "distance_tolerance"),
+        (d.clone().with_time_tolerance(f64::NAN), "time_tolerance"),
+        (d.clone().with_max_iterations(0), "max_iterations"),
+        (d.clone().with_query(QuerySettings::default().with_gap_tolerance(-1.0)), "gap_tolerance"),
     ] {
         assert_eq!(field_of(bad.validate().unwrap_err()), field);
         assert_eq!(field_of(run(&bad).unwrap_err()), field);

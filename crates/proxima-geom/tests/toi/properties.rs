@@ -43,7 +43,7 @@ proptest! {
         // A turns about a random local centre, B about its origin.
         let ma = RigidMotion::from_poses_about(&pose(ra0, ta0), &pose(ra1, ta1), centre).unwrap();
         let mb = RigidMotion::from_poses(&pose(rb0, tb0), &pose(rb1, tb1)).unwrap();
-        let s = ToiSettings { margin, ..ToiSettings::default() };
+        let s = ToiSettings::default().with_margin(margin);
         let r = time_of_impact(&a, &ma, &b, &mb, &s).unwrap();
         prop_assert!(!matches!(r.outcome, ToiOutcome::Undecided(_)), "{:?}", r);
         let first = check_against_samples(&a, &ma, &b, &mb, &s, &r, 300, 1e-7);

@@ -45,7 +45,7 @@ fn public_slice_agrees_with_the_oracle() {
             .unwrap();
     let shapes: std::collections::HashMap<&str, Shape> =
         w["shapes"].as_array().unwrap().iter().map(|s| (s["id"].as_str().unwrap(), shape(s))).collect();
-    let settings = ToiSettings { margin: w["margin"].as_f64().unwrap_or(0.0), ..ToiSettings::default() };
+    let settings = ToiSettings::default().with_margin(w["margin"].as_f64().unwrap_or(0.0));
     let (mut hits, mut misses) = (0, 0);
     for (q, e) in w["queries"].as_array().unwrap().iter().zip(&expected) {
         let (a, b) = (&shapes[q["a"].as_str().unwrap()], &shapes[q["b"].as_str().unwrap()]);

@@ -145,8 +145,7 @@ impl<'s> Search<'s> {
         let slack = 64.0 * f64::EPSILON * coordinates;
         let size = a.radius + b.radius;
         let contact_tolerance = (settings.distance_tolerance * size).max(16.0 * slack);
-        let query =
-            QuerySettings { touching_tolerance: 0.0, penetration_depth: false, ..settings.query.clone() };
+        let query = settings.query.clone().with_touching_tolerance(0.0).with_penetration_depth(false);
         let hints = (crate::gjk::COLD_HINT, crate::gjk::COLD_HINT);
         Ok(Self {
             a,

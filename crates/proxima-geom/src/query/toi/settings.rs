@@ -3,10 +3,12 @@
 use crate::error::GeomError;
 use crate::query::QuerySettings;
 
-/// Settings of [`time_of_impact`](super::time_of_impact). Plain data: build with
-/// `ToiSettings { margin: 0.01, ..ToiSettings::default() }` and check with
-/// [`ToiSettings::validate`] (the query calls it too).
+/// Settings of [`time_of_impact`](super::time_of_impact): public fields with documented defaults,
+/// built with `ToiSettings::default().with_margin(0.01)` (the struct is `#[non_exhaustive]`,
+/// like [`QuerySettings`], so it can grow), checked by [`ToiSettings::validate`] (the query
+/// calls it too).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ToiSettings {
     /// Target distance: the time of impact is the first time the distance drops to `margin`
     /// (touching counts). Finite, ≥ 0. Default 0.
@@ -76,5 +78,54 @@ impl ToiSettings {
             return bad("max_iterations", "must be >= 1");
         }
         self.query.validate()
+    }
+
+    /// With this [`ToiSettings::margin`].
+    #[must_use]
+    pub fn with_margin(mut self, margin: f64) -> Self {
+        self.margin = margin;
+        self
+    }
+
+    /// With the interval [`ToiSettings::start_time`], [`ToiSettings::end_time`].
+    #[must_use]
+    pub fn with_interval(mut self, start_time: f64, end_time: f64) -> Self {
+        (self.start_time, self.end_time) = (start_time, end_time);
+        self
+    }
+
+    /// With this [`ToiSettings::distance_tolerance`].
+    #[must_use]
+    pub fn with_distance_tolerance(mut self, distance_tolerance: f64) -> Self {
+        self.distance_tolerance = distance_tolerance;
+        self
+    }
+
+    /// With this [`ToiSettings::time_tolerance`].
+    #[must_use]
+    pub fn with_time_tolerance(mut self, time_tolerance: f64) -> Self {
+        self.time_tolerance = time_tolerance;
+        self
+    }
+
+    /// With this [`ToiSettings::max_iterations`].
+    #[must_use]
+    pub fn with_max_iterations(mut self, max_iterations: u32) -> Self {
+        self.max_iterations = max_iterations;
+        self
+    }
+
+    /// With this [`ToiSettings::initial_depth`].
+    #[must_use]
+    pub fn with_initial_depth(mut self, initial_depth: bool) -> Self {
+        self.initial_depth = initial_depth;
+        self
+    }
+
+    /// With these [`ToiSettings::query`] settings.
+    #[must_use]
+    pub fn with_query(mut self, query: QuerySettings) -> Self {
+        self.query = query;
+        self
     }
 }
