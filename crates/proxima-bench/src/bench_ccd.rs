@@ -146,19 +146,7 @@ pub fn run(args: &BenchCcdArgs) -> Result<()> {
         bail!("--repeat must be at least 1");
     }
     let w = ccd_workload::load(&args.workload)?;
-    let mut variants: Vec<(&str, ToiSettings)> = Vec::new();
-    for v in &args.variants {
-        let v = v.trim();
-        let Some(settings) = variant_settings(&w, v) else {
-            bail!("unknown variant {v:?}; known variants: {}", VARIANTS.join(", "));
-        };
-        if !variants.iter().any(|(n, _)| *n == v) {
-            variants.push((v, settings));
-        }
-    }
-    if variants.is_empty() {
-        bail!("--variants is empty");
-    }
+    let variants = crate::variants::select(&args.variants, &VARIANTS, |v| variant_settings(&w, v))?;
     let mut out = BufWriter::new(files::create_output(&args.out, false)?);
     let meta = Meta {
         kind: "meta",
@@ -167,7 +155,7 @@ pub fn run(args: &BenchCcdArgs) -> Result<()> {
         workload: &w.name,
         num_queries: w.queries.len(),
         repeat: args.repeat,
-        variants: variants.iter().map(|(n, _)| *n).collect(),
+        variants: variants.iter().map(|(n, _)| n.as_str()).collect(),
         margin: w.margin,
         date: utc_date(),
     };

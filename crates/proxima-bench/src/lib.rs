@@ -11,6 +11,7 @@
 //! | [`bench_lcp`] | `proxima bench-lcp`: the LCP harness's runner contract, any solver of [`proxima_lcp::registry`] |
 //! | [`bench_robot`] | `proxima bench-robot`: the robot harness's runner contract (URDF workloads, every pair's certified distance and collision verdict, compared with Pinocchio + coal) |
 //! | [`reproduce`] | `proxima reproduce lcp-methods / ellipsoids / dqp3`: a spec's experiments as figures and a report |
+//! | [`variants`] | `--variants`: the configurations asked for, checked against the known ones |
 //! | [`timing`] | timed passes, per-step clocks, medians, dates: what every runner measures with |
 //!
 //! Each command module exposes `<Cmd>Args` (clap derive) and `run(&args) -> anyhow::Result<()>`;
@@ -27,3 +28,4 @@ pub mod bench_lcp;
 pub mod bench_robot;
 pub mod reproduce;
 pub mod timing;
+pub mod variants;

@@ -7,16 +7,15 @@
 //! Unknown keys (`family_case`, `design_gap`, ...) are ignored. [`CcdWorkload::time_of_impact`]
 //! runs one query under the format's motion model, for `query --op toi` and `bench-ccd` alike.
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use proxima_geom::{GeomError, Pose, RigidMotion, Shape, ToiResult, ToiSettings, time_of_impact};
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::files;
-use crate::workload::{PoseJson, build_pose, build_shape};
+use crate::workload::{PoseJson, ShapeTable, build_pose};
 
 #[derive(Debug, Deserialize)]
 struct FileJson {
@@ -92,20 +91,8 @@ pub fn parse(text: &str, fallback_name: &str) -> Result<CcdWorkload> {
     if !(margin.is_finite() && margin >= 0.0) {
         bail!("margin: must be finite and >= 0, got {margin}");
     }
-    let mut index = HashMap::new();
-    let mut ids = Vec::with_capacity(file.shapes.len());
-    let mut shapes = Vec::with_capacity(file.shapes.len());
-    for (i, s) in file.shapes.iter().enumerate() {
-        let (id, shape) = build_shape(i, s)?;
-        if index.insert(id.clone(), shapes.len()).is_some() {
-            bail!("shapes[{i}].id: duplicate shape id {id:?}");
-        }
-        shapes.push(shape);
-        ids.push(id);
-    }
-    let lookup = |id: &str, at: &str| -> Result<usize> {
-        index.get(id).copied().ok_or_else(|| anyhow!("{at}: unknown shape id {id:?}"))
-    };
+    let table = ShapeTable::build(&file.shapes)?;
+    let lookup = |id: &str, at: &str| table.lookup(id, at);
     let mut queries = Vec::with_capacity(file.queries.len());
     for (i, q) in file.queries.iter().enumerate() {
         let at = format!("queries[{i}]");
@@ -122,17 +109,15 @@ pub fn parse(text: &str, fallback_name: &str) -> Result<CcdWorkload> {
     Ok(CcdWorkload {
         name: file.name.unwrap_or_else(|| fallback_name.to_string()),
         margin,
-        ids,
-        shapes,
+        ids: table.ids,
+        shapes: table.shapes,
         queries,
     })
 }
 
 /// Reads and parses a CCD workload file; errors name the file.
 pub fn load(path: &Path) -> Result<CcdWorkload> {
-    let text = files::read_text(path)?;
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    parse(&text, &stem).map_err(|e| anyhow!("{e:#} ({})", path.display()))
+    files::parse_file(path, parse)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use proxima_cli_support::outcome::{Outcome, ResultFields, run_distance, run_intersects};
+use proxima_cli_support::outcome::{Outcome, ResultFields, Tally, run_distance, run_intersects};
 use proxima_cli_support::workload;
 use proxima_geom::{Acceleration, Algorithm, Arithmetic, GjkSettings, Intersection, QuerySettings};
 use serde::Serialize;
@@ -204,7 +204,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             "i", "a", "b", "status", "distance", "lower", "upper", "intersects"
         )?;
     }
-    let mut counts = [0usize; 3];
+    let mut tally = Tally::default();
     for (i, q) in w.queries.iter().enumerate() {
         let (sa, sb) = (&w.shapes[q.a], &w.shapes[q.b]);
         let (fields, path, direction, status, error) = match args.op {
@@ -231,11 +231,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             Op::Toi => unreachable!("answered by query_toi"),
         };
         let rec = QueryRecord { i, a: &w.ids[q.a], b: &w.ids[q.b], fields, status, path, direction, error };
-        counts[match status {
-            "ok" => 0,
-            "unsupported" => 1,
-            _ => 2,
-        }] += 1;
+        tally.add(status);
         match args.format {
             QueryFormat::Jsonl => {
                 serde_json::to_writer(&mut out, &rec)?;
@@ -245,13 +241,6 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         }
     }
     out.flush()?;
-    eprintln!(
-        "query {}: {} queries, {} ok, {} unsupported, {} error",
-        w.name,
-        w.queries.len(),
-        counts[0],
-        counts[1],
-        counts[2]
-    );
+    eprintln!("{}", tally.summary(&format!("query {}", w.name)));
     Ok(())
 }

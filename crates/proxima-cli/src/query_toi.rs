@@ -15,7 +15,7 @@ use proxima_geom::{ToiOutcome, ToiResult};
 use serde::Serialize;
 
 use proxima_cli_support::ccd_workload;
-use proxima_cli_support::outcome::{Outcome, classify, xyz};
+use proxima_cli_support::outcome::{Outcome, Tally, classify, xyz};
 
 use crate::query::{QueryArgs, QueryFormat};
 
@@ -95,7 +95,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             "i", "a", "b", "outcome", "search", "t_safe", "t_hit"
         )?;
     }
-    let mut counts = [0usize; 3];
+    let mut tally = Tally::default();
     for (i, q) in w.queries.iter().enumerate() {
         let mut rec = ToiRecord { i, a: &w.ids[q.a], b: &w.ids[q.b], ..ToiRecord::default() };
         let o = classify(|| w.time_of_impact(q, &settings));
@@ -104,11 +104,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         if let Outcome::Ok(r) = &o {
             fill(&mut rec, r);
         }
-        counts[match rec.status {
-            "ok" => 0,
-            "unsupported" => 1,
-            _ => 2,
-        }] += 1;
+        tally.add(rec.status);
         match args.format {
             QueryFormat::Jsonl => {
                 serde_json::to_writer(&mut out, &rec)?;
@@ -130,13 +126,6 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         }
     }
     out.flush()?;
-    eprintln!(
-        "query {} (toi): {} queries, {} ok, {} unsupported, {} error",
-        w.name,
-        w.queries.len(),
-        counts[0],
-        counts[1],
-        counts[2]
-    );
+    eprintln!("{}", tally.summary(&format!("query {} (toi)", w.name)));
     Ok(())
 }
