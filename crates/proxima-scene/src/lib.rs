@@ -19,7 +19,7 @@
 //! | [`robot`] | re-export of `proxima_robot`'s serial arms ([`RobotModel`]) and [`Trajectory`] (moved there) |
 //! | [`robot_world`] | [`RobotWorld`]: robots from descriptions with base poses, obstacles, bodies and pieces, [`RobotPairRules`] (all but adjacent, SRDF, include/exclude) |
 //! | [`robot_query`] | per-configuration queries: every pair's or the minimum certified distance with witnesses, collision verdicts ([`RobotWorkspace`] per thread) |
-//! | [`chain`] | [`KinematicChain`]: link poses at a configuration and link speed bounds from joint rates (the seam to robot models) |
+//! | [`chain`] | [`KinematicChain`]: body poses at a configuration and body speed bounds from joint rates, for serial arms and [`PlacedRobot`] (the seam to robot models) |
 //! | [`swept`] | swept checks: [`certify_segment`] (a straight joint-space segment proven collision-free), [`Workcell::certify_interval`] / [`Workcell::swept_check`] (the motion between cycles, not only the sampled poses) |
 //! | [`workcell`] | [`Workcell`]: robots + objects + pairs; [`workcell::w25`], [`workcell::panda_cell`], [`workcell::scaled`] |
 //! | [`scene_file`] | [`parse_scene`], [`parse_scene_file`]: JSON scene files (robots by URDF too) with errors naming the field |
@@ -89,7 +89,7 @@ pub mod workcell;
 pub mod world;
 
 pub use broadphase::SweepAndPrune;
-pub use chain::KinematicChain;
+pub use chain::{KinematicChain, PlacedRobot};
 pub use error::SceneError;
 pub use pairs::{Pair, PairRules, Selector};
 pub use query::{ColdQuery, PairQuery, TrackedQuery};

@@ -12,11 +12,14 @@
 //! 64·ε·(coordinates), speeds inflated, step ends rounded down). It needs nothing but poses
 //! along the motion and speed bounds, so it covers motions that are not rigid screws:
 //!
-//! * a chain link on the straight joint segment q(s) = q₀ + s·(q₁ − q₀): the speed bound of
-//!   [`KinematicChain::link_speed_bounds`] for the rates |q₁ − q₀| (`chain.rs`);
-//! * a workcell robot between cycles c and c + 1: its trajectory q(t) itself (sinusoids are
-//!   continuous; sample trajectories move linearly between samples), with joint rates bounded
-//!   over the interval (|q̇_j| ≤ Σ |a·h·ω| for sinusoids);
+//! * a chain body (a link, or a convex piece of one) on the straight joint segment
+//!   q(s) = q₀ + s·(q₁ − q₀): the speed bound of
+//!   [`KinematicChain::body_speed_bounds`] for the rates |q₁ − q₀| (`chain.rs`);
+//! * a workcell robot (a serial arm, or a robot from a description with its pieces) between
+//!   cycles c and c + 1: its trajectory q(t) itself (sinusoids are continuous, waypoints are
+//!   interpolated linearly, sample trajectories move linearly between samples), with joint
+//!   rates bounded over the interval (|q̇_j| ≤ Σ |a·h·ω| for sinusoids, the steepest waypoint
+//!   segment the interval touches, the sample difference);
 //! * a scripted object between its poses of two cycles: the rigid motion of
 //!   [`RigidMotion::from_poses`] (constant translation and angular velocity), speed
 //!   ≤ |Δt| + |ω|·r; a static object: 0.
@@ -33,7 +36,7 @@ use std::ops::Range;
 
 use proxima_geom::{GjkCache, Pose, QuerySettings, RigidMotion, Shape, distance_tracked};
 
-use crate::chain::KinematicChain;
+use crate::chain::{KinematicChain, PlacedRobot};
 use crate::error::SceneError;
 use crate::pairs::Pair;
 use crate::robot::Trajectory;
@@ -146,8 +149,8 @@ enum Path<'a> {
     Fixed(Pose),
     /// A rigid motion (s is its time).
     Rigid(RigidMotion),
-    /// Link `link` of a chain whose joints follow `joints(s)`.
-    Link { chain: &'a dyn KinematicChain, joints: &'a JointPath<'a>, link: usize },
+    /// Body `body` of a chain whose joints follow `joints(s)`.
+    Body { chain: &'a dyn KinematicChain, joints: &'a JointPath<'a>, body: usize },
 }
 
 /// An object along a motion: its shape, pose path and speed bound (per unit of s).
@@ -162,10 +165,10 @@ impl Mover<'_> {
         Ok(match &self.path {
             Path::Fixed(p) => *p,
             Path::Rigid(m) => m.pose_at(s),
-            Path::Link { chain, joints, link } => {
+            Path::Body { chain, joints, body } => {
                 joints(s, q);
-                chain.link_poses_at(q, poses)?;
-                poses[*link]
+                chain.body_poses_at(q, poses)?;
+                poses[*body]
             }
         })
     }
@@ -274,18 +277,18 @@ pub struct Obstacle<'a> {
 /// The verdict of one pair of a segment check.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SegmentPair {
-    /// Link `link` against obstacle `obstacle`.
+    /// Body `body` of the chain against obstacle `obstacle`.
     Obstacle {
-        /// Link index.
-        link: usize,
+        /// Body index ([`KinematicChain::body_count`]).
+        body: usize,
         /// Obstacle index.
         obstacle: usize,
     },
-    /// Two links of the chain.
-    Links(usize, usize),
+    /// Two bodies of the chain.
+    Bodies(usize, usize),
 }
 
-/// The answer of [`certify_segment`]: one verdict per checked pair, in input order (links ×
+/// The answer of [`certify_segment`]: one verdict per checked pair, in input order (bodies ×
 /// obstacles first, then the self pairs).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SegmentReport {
@@ -304,12 +307,12 @@ impl SegmentReport {
     }
 }
 
-/// Certifies the straight joint-space segment from `q0` to `q1` of `chain`: every link against
-/// every static obstacle, and the link pairs `self_pairs` against each other, proven to stay
+/// Certifies the straight joint-space segment from `q0` to `q1` of `chain`: every body against
+/// every static obstacle, and the body pairs `self_pairs` against each other, proven to stay
 /// farther apart than `settings.margin` for every configuration q0 + s·(q1 − q0), s ∈ [0, 1]
 /// (see the module docs).
 ///
-/// Errors: configurations of the wrong length or non-finite, a link index out of range, invalid
+/// Errors: configurations of the wrong length or non-finite, a body index out of range, invalid
 /// settings, a pair the distance query does not support.
 pub fn certify_segment<C: KinematicChain + ?Sized>(
     chain: &C,
@@ -329,24 +332,24 @@ pub fn certify_segment<C: KinematicChain + ?Sized>(
             return Err(SceneError::invalid(name, "joint values must be finite"));
         }
     }
-    let links = chain.link_count();
+    let links = chain.body_count();
     if let Some(&(i, j)) = self_pairs.iter().find(|(i, j)| *i >= links || *j >= links) {
         return Err(SceneError::invalid(
             "self_pairs",
-            format!("link pair ({i}, {j}) out of range ({links} links)"),
+            format!("body pair ({i}, {j}) out of range ({links} bodies)"),
         ));
     }
     let dq: Vec<f64> = q0.iter().zip(q1).map(|(a, b)| b - a).collect();
     let mut speeds = Vec::new();
-    chain.link_speed_bounds(&dq.iter().map(|d| d.abs()).collect::<Vec<_>>(), &mut speeds)?;
+    chain.body_speed_bounds(&dq.iter().map(|d| d.abs()).collect::<Vec<_>>(), &mut speeds)?;
     let joints = |s: f64, q: &mut Vec<f64>| {
         q.clear();
         q.extend(q0.iter().zip(&dq).map(|(a, d)| a + s * d));
     };
     let dyn_chain: &dyn KinematicChain = &ChainRef(chain);
     let link = |k: usize| Mover {
-        shape: chain.link_shape(k),
-        path: Path::Link { chain: dyn_chain, joints: &joints, link: k },
+        shape: chain.body_shape(k),
+        path: Path::Body { chain: dyn_chain, joints: &joints, body: k },
         speed: speeds[k],
     };
     let mut pairs = Vec::new();
@@ -354,13 +357,13 @@ pub fn certify_segment<C: KinematicChain + ?Sized>(
         for (o, obstacle) in obstacles.iter().enumerate() {
             let still = Mover { shape: obstacle.shape, path: Path::Fixed(obstacle.pose), speed: 0.0 };
             pairs.push((
-                SegmentPair::Obstacle { link: k, obstacle: o },
+                SegmentPair::Obstacle { body: k, obstacle: o },
                 certify_pair(&link(k), &still, settings)?,
             ));
         }
     }
     for &(i, j) in self_pairs {
-        pairs.push((SegmentPair::Links(i, j), certify_pair(&link(i), &link(j), settings)?));
+        pairs.push((SegmentPair::Bodies(i, j), certify_pair(&link(i), &link(j), settings)?));
     }
     Ok(SegmentReport { pairs })
 }
@@ -372,17 +375,17 @@ impl<C: KinematicChain + ?Sized> KinematicChain for ChainRef<'_, C> {
     fn joint_count(&self) -> usize {
         self.0.joint_count()
     }
-    fn link_count(&self) -> usize {
-        self.0.link_count()
+    fn body_count(&self) -> usize {
+        self.0.body_count()
     }
-    fn link_shape(&self, k: usize) -> &Shape {
-        self.0.link_shape(k)
+    fn body_shape(&self, k: usize) -> &Shape {
+        self.0.body_shape(k)
     }
-    fn link_poses_at(&self, q: &[f64], poses: &mut Vec<Pose>) -> Result<(), SceneError> {
-        self.0.link_poses_at(q, poses)
+    fn body_poses_at(&self, q: &[f64], poses: &mut Vec<Pose>) -> Result<(), SceneError> {
+        self.0.body_poses_at(q, poses)
     }
-    fn link_speed_bounds(&self, rates: &[f64], bounds: &mut Vec<f64>) -> Result<(), SceneError> {
-        self.0.link_speed_bounds(rates, bounds)
+    fn body_speed_bounds(&self, rates: &[f64], bounds: &mut Vec<f64>) -> Result<(), SceneError> {
+        self.0.body_speed_bounds(rates, bounds)
     }
 }
 
@@ -403,7 +406,17 @@ fn trajectory_at(traj: &Trajectory, cycle: usize, s: f64, dt: f64, q: &mut Vec<f
             let (r0, r1) = (&rows[cycle.min(last)], &rows[(cycle + 1).min(last)]);
             q.extend(r0.iter().zip(r1).map(|(a, b)| a + s * (b - a)));
         }
-        Trajectory::Waypoints { .. } => traj.at(cycle, dt, q),
+        Trajectory::Waypoints { times, values } => {
+            let t = (cycle as f64 + s) * dt;
+            let k = times.partition_point(|&x| x <= t);
+            let row = |i: usize| &values[i.min(values.len() - 1)];
+            if k == 0 || k == times.len() {
+                q.extend_from_slice(row(k.saturating_sub(1)));
+            } else {
+                let f = (t - times[k - 1]) / (times[k] - times[k - 1]);
+                q.extend(row(k - 1).iter().zip(row(k)).map(|(a, b)| a + f * (b - a)));
+            }
+        }
     }
 }
 
@@ -422,7 +435,21 @@ fn trajectory_rates(traj: &Trajectory, cycle: usize, dt: f64) -> Vec<f64> {
             let (r0, r1) = (&rows[cycle.min(last)], &rows[(cycle + 1).min(last)]);
             r0.iter().zip(r1).map(|(a, b)| (b - a).abs()).collect()
         }
-        Trajectory::Waypoints { .. } => vec![f64::INFINITY; traj.joint_count()],
+        Trajectory::Waypoints { times, values } => {
+            // The steepest rate of every waypoint segment the interval overlaps, times dt.
+            let (t0, t1) = (cycle as f64 * dt, (cycle + 1) as f64 * dt);
+            let mut rates = vec![0.0f64; traj.joint_count()];
+            for k in 1..times.len() {
+                if times[k] <= t0 || times[k - 1] >= t1 {
+                    continue;
+                }
+                let span = times[k] - times[k - 1];
+                for (r, (a, b)) in rates.iter_mut().zip(values[k - 1].iter().zip(&values[k])) {
+                    *r = r.max((b - a).abs() / span * dt);
+                }
+            }
+            rates
+        }
     }
 }
 
@@ -439,8 +466,9 @@ pub struct IntervalReport {
 
 impl Workcell {
     /// Certifies the motion between cycles `cycle` and `cycle + 1` for every monitored pair
-    /// (module docs: robots follow their trajectories, scripted objects move rigidly between
-    /// their two poses, other objects rest). The world's poses are left at `cycle + 1`.
+    /// (module docs: robots — serial arms and robots from descriptions, piece by piece — follow
+    /// their trajectories, scripted objects move rigidly between their two poses, other objects
+    /// rest). The world's poses are left at `cycle + 1`.
     pub fn certify_interval(
         &mut self,
         cycle: usize,
@@ -451,11 +479,21 @@ impl Workcell {
         let start: Vec<Pose> = self.world.objects().iter().map(|o| *o.pose()).collect();
         self.set_cycle(cycle + 1)?;
         let dt = self.dt;
-        // Per object: robot link (robot, link index), scripted (rigid motion), or at rest.
+        // Every robot as a chain with its trajectory and the world object of each body.
+        let placed: Vec<PlacedRobot<'_>> =
+            self.described.iter().map(|r| PlacedRobot::new(&r.robot, r.base, r.limits)).collect();
+        let mut chains: Vec<(&dyn KinematicChain, &Trajectory, &[ObjectId])> = Vec::new();
+        for r in &self.robots {
+            chains.push((&r.model, &r.trajectory, &r.links));
+        }
+        for (r, p) in self.described.iter().zip(&placed) {
+            chains.push((p, &r.trajectory, &r.objects));
+        }
+        // Per object: a robot body (chain, body index), scripted (rigid motion), or at rest.
         let mut role: Vec<Option<(usize, usize)>> = vec![None; self.world.len()];
-        for (ri, r) in self.robots.iter().enumerate() {
-            for (k, id) in r.links.iter().enumerate() {
-                role[id.index()] = Some((ri, k));
+        for (c, (_, _, objects)) in chains.iter().enumerate() {
+            for (k, id) in objects.iter().enumerate() {
+                role[id.index()] = Some((c, k));
             }
         }
         let mut rigid: Vec<Option<RigidMotion>> = vec![None; self.world.len()];
@@ -467,29 +505,26 @@ impl Workcell {
             })?;
             rigid[i] = Some(m);
         }
-        let mut speeds: Vec<Vec<f64>> = Vec::with_capacity(self.robots.len());
-        for r in &self.robots {
+        let mut speeds: Vec<Vec<f64>> = Vec::with_capacity(chains.len());
+        for (chain, traj, _) in &chains {
             let mut b = Vec::new();
-            r.model.link_speed_bounds(&trajectory_rates(&r.trajectory, cycle, dt), &mut b)?;
+            chain.body_speed_bounds(&trajectory_rates(traj, cycle, dt), &mut b)?;
             speeds.push(b);
         }
-        let joint_fns: Vec<Box<JointPath<'_>>> = self
-            .robots
+        let joint_fns: Vec<Box<JointPath<'_>>> = chains
             .iter()
-            .map(|r| {
-                let traj = &r.trajectory;
+            .map(|&(_, traj, _)| {
                 Box::new(move |s: f64, q: &mut Vec<f64>| trajectory_at(traj, cycle, s, dt, q))
                     as Box<JointPath<'_>>
             })
             .collect();
         let mover = |id: ObjectId| -> Mover<'_> {
             let o = self.world.object(id);
-            if let Some((ri, k)) = role[id.index()] {
-                let r = &self.robots[ri];
+            if let Some((c, k)) = role[id.index()] {
                 return Mover {
                     shape: o.shape(),
-                    path: Path::Link { chain: &r.model, joints: joint_fns[ri].as_ref(), link: k },
-                    speed: speeds[ri][k],
+                    path: Path::Body { chain: chains[c].0, joints: joint_fns[c].as_ref(), body: k },
+                    speed: speeds[c][k],
                 };
             }
             match rigid[id.index()] {

@@ -32,8 +32,8 @@ fn sampled_min(
         .map(|k| {
             let s = k as f64 / n as f64;
             let q: Vec<f64> = q0.iter().zip(q1).map(|(a, b)| a + s * (b - a)).collect();
-            arm.link_poses_at(&q, &mut poses).unwrap();
-            distance(arm.link_shape(link), &poses[link], o.shape, &o.pose, &QuerySettings::default())
+            arm.body_poses_at(&q, &mut poses).unwrap();
+            distance(arm.body_shape(link), &poses[link], o.shape, &o.pose, &QuerySettings::default())
                 .unwrap()
                 .distance()
         })
@@ -51,9 +51,9 @@ fn a_link_sweeping_through_an_obstacle_is_not_certified() {
     let s = SweptSettings::default();
     let mut poses = Vec::new();
     for q in [&q0, &q1] {
-        arm.link_poses_at(q, &mut poses).unwrap();
+        arm.body_poses_at(q, &mut poses).unwrap();
         for (k, p) in poses.iter().enumerate() {
-            let d = distance(arm.link_shape(k), p, o.shape, &o.pose, &QuerySettings::default()).unwrap();
+            let d = distance(arm.body_shape(k), p, o.shape, &o.pose, &QuerySettings::default()).unwrap();
             assert!(d.certificate.lower > 0.05, "end configurations must be clear (link {k}: {d:?})");
         }
     }
@@ -62,13 +62,13 @@ fn a_link_sweeping_through_an_obstacle_is_not_certified() {
     let report = certify_segment(&arm, &q0, &q1, &[o], &[], &s).unwrap();
     assert!(!report.is_free());
     let (pair, verdict) =
-        report.unproven().find(|(p, _)| *p == SegmentPair::Obstacle { link: p9, obstacle: 0 }).unwrap();
+        report.unproven().find(|(p, _)| *p == SegmentPair::Obstacle { body: p9, obstacle: 0 }).unwrap();
     let SweptVerdict::Contact { s: hit, .. } = verdict else { panic!("{pair:?}: {verdict:?}") };
     // Contact is proven where it is (the ball is hit before the arm reaches q = 0, at s = 1/2).
     assert!(*hit > 0.2 && *hit <= 0.5, "{verdict:?}");
     // Every other link clears the ball on this sweep, and is certified so.
     for (p, v) in &report.pairs {
-        if let SegmentPair::Obstacle { link, .. } = p
+        if let SegmentPair::Obstacle { body: link, .. } = p
             && *link != p9
             && sampled_min(&arm, &q0, &q1, *link, &o, 200) > 0.05
         {
@@ -153,4 +153,72 @@ fn an_object_jumping_through_a_link_between_cycles_is_reported() {
                 > 0.1
         );
     }
+}
+
+/// The demo's two-Panda cell (robots from the shipped URDF, their pieces as objects, self and
+/// cross pairs): the motion between cycles is certified like the serial arm's, and a Panda
+/// segment sweeping its hand through a ball is not.
+#[test]
+fn described_robots_are_certified_piece_by_piece() {
+    let urdf =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/robots/panda/panda.urdf");
+    let mut cell = workcell::panda_cell(&urdf).unwrap();
+    let bad = cell.swept_check(0..40, &SweptSettings::default()).unwrap();
+    assert!(bad.is_empty(), "{:?}", bad.first());
+    let r = &cell.described[0];
+    let placed = proxima_scene::PlacedRobot::new(&r.robot, r.base, r.limits);
+    let (mut q0, mut q1) = (vec![0.0, 0.2, 0.0, -1.8, 0.0, 1.9, 0.785, 0.03], Vec::new());
+    q1.extend_from_slice(&q0);
+    (q0[0], q1[0]) = (-0.6, 0.6);
+    // A ball where the hand passes at q = (0, …): clear at both ends, hit in between.
+    let mut poses = Vec::new();
+    let mid: Vec<f64> = q0.iter().zip(&q1).map(|(a, b)| 0.5 * (a + b)).collect();
+    placed.body_poses_at(&mid, &mut poses).unwrap();
+    let hand = (0..placed.body_count())
+        .max_by(|&i, &j| poses[i].translation().norm().total_cmp(&poses[j].translation().norm()))
+        .unwrap();
+    // A point inside the piece: the middle of two opposite support points.
+    let (shape_h, e) = (placed.body_shape(hand), nalgebra::Vector3::x());
+    let target = 0.5
+        * (shape_h.support_point(&poses[hand], &e).unwrap().coords
+            + shape_h.support_point(&poses[hand], &-e).unwrap().coords);
+    let shape = ball(0.02);
+    let o = Obstacle { shape: &shape, pose: at(target.x, target.y, target.z) };
+    for q in [&q0, &q1] {
+        assert!(sampled_min(&placed, q, q, hand, &o, 1) > 0.02, "end configurations clear");
+    }
+    assert!(sampled_min(&placed, &q0, &q1, hand, &o, 200) < 1e-9, "premise: the sweep reaches the ball");
+    let report = certify_segment(&placed, &q0, &q1, &[o], &[], &SweptSettings::default()).unwrap();
+    assert!(!report.is_free());
+    let clear = certify_segment(
+        &placed,
+        &q0,
+        &q1,
+        &[Obstacle { shape: &shape, pose: at(3.0, 3.0, 3.0) }],
+        &[],
+        &SweptSettings::default(),
+    )
+    .unwrap();
+    assert!(clear.is_free(), "{:?}", clear.unproven().next());
+}
+
+/// Waypoint trajectories are followed between their samples: an arm whose joint 1 jumps
+/// between two waypoints 1 ms apart sweeps through the ball of the segment test between two
+/// cycles, and that interval is the one reported.
+#[test]
+fn waypoint_motion_between_cycles_is_followed() {
+    let mut cell = workcell::Workcell::new("waypoints", 1e-3, 10).unwrap();
+    let arm = workcell::w25_arm(Pose::identity(), PrismModel::BoundingBox).unwrap();
+    let z = [0.0; 5];
+    let (a, b) = ([&[-0.5][..], &z].concat(), [&[0.5][..], &z].concat());
+    let traj = proxima_scene::Trajectory::Waypoints {
+        times: vec![0.0, 0.004, 0.005, 1.0],
+        values: vec![a.clone(), a, b.clone(), b],
+    };
+    cell.add_robot("", "arm", arm, traj).unwrap();
+    let id = cell.world.add("ball", "obstacles", ball(0.05), at(0.66, 0.0, 1.8)).unwrap();
+    let p9 = cell.world.find("P9").unwrap();
+    cell.pairs.push(proxima_scene::Pair { a: p9, b: id });
+    let bad = cell.swept_check(0..9, &SweptSettings::default()).unwrap();
+    assert_eq!(bad.iter().map(|r| r.cycle).collect::<Vec<_>>(), vec![4], "{bad:?}");
 }
