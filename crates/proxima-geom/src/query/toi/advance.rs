@@ -52,7 +52,8 @@ use crate::error::GeomError;
 use crate::gjk::GjkCache;
 use crate::pose::Pose;
 use crate::query::{
-    Certificate, DistanceResult, Proximity, QuerySettings, SignedDistance, distance_tracked, signed_distance,
+    Algorithm, Arithmetic, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings, SignedDistance,
+    distance_tracked, signed_distance,
 };
 use crate::shape::Shape;
 
@@ -357,6 +358,20 @@ impl<'s> Search<'s> {
     fn run(&mut self) -> Result<ToiResult, GeomError> {
         let settings = self.settings;
         let start = self.sample(settings.start_time);
+        // Every sample re-answers the pair. Under `Algorithm::Auto` (not in exact arithmetic),
+        // pairs the dispatcher gives to a Lemke LCP kernel — point/sphere against a polytope,
+        // decided here from the kinds, and any other the first answer's path reveals below —
+        // run GJK instead: warm-started from the previous sample it is several times faster
+        // than a fresh pivoting solve (thin_fast sphere–hull pairs: 18 → 4.5 µs per time of
+        // impact) and carries the same certificate. A forced algorithm is kept.
+        let auto =
+            settings.query.algorithm == Algorithm::Auto && settings.query.arithmetic != Arithmetic::Exact;
+        let ball = |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_));
+        let hull = |s: &Shape| matches!(s, Shape::ConvexPolytope(_) | Shape::Polyhedron(_));
+        let (a, b) = (self.a.shape, self.b.shape);
+        if auto && ((ball(a) && hull(b)) || (hull(a) && ball(b))) {
+            self.query = self.query.clone().with_algorithm(Algorithm::Gjk);
+        }
         // With the depth asked for, the start is a signed distance: a separated start costs
         // one distance query as any sample, an initial contact gets its depth without a
         // second query.
@@ -373,6 +388,9 @@ impl<'s> Search<'s> {
         };
         if self.within(&first.result) {
             return Ok(self.initial_contact(&start, &first));
+        }
+        if auto && matches!(first.result.path, QueryPath::Float { .. } | QueryPath::ExactResolve) {
+            self.query = self.query.clone().with_algorithm(Algorithm::Gjk);
         }
         let (mut s, mut r) = (start, first.result);
         let mut width = settings.time_tolerance * (settings.end_time - settings.start_time);
