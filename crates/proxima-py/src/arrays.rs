@@ -200,3 +200,25 @@ pub fn read_only<'py, T>(a: Bound<'py, T>) -> PyResult<Bound<'py, T>> {
     a.as_any().call_method("setflags", (), Some(&kw))?;
     Ok(a)
 }
+
+/// A (4, 4) float64 homogeneous matrix of `pose`.
+pub fn out_pose<'py>(py: Python<'py>, pose: &Pose) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    out_homogeneous(py, pose.rotation(), &(*pose.translation()).into())
+}
+
+/// The (4, 4) float64 homogeneous matrix [R t; 0 0 0 1].
+pub fn out_homogeneous<'py>(
+    py: Python<'py>,
+    r: &Matrix3<f64>,
+    t: &[f64; 3],
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let mut m = [0.0; 16];
+    for i in 0..3 {
+        for j in 0..3 {
+            m[4 * i + j] = r[(i, j)];
+        }
+        m[4 * i + 3] = t[i];
+    }
+    m[15] = 1.0;
+    PyArray1::from_slice(py, &m).reshape([4, 4])
+}
