@@ -313,8 +313,9 @@ def test_batch_broadcasts_one_pose(rng):
 
 def test_the_gil_is_released_while_the_batch_runs(rng):
     a, b = pair(rng)
-    # 2000 motions ten times over (rows are computed independently: the work is 20000 searches).
-    Ta0, Ta1, Tb0, Tb1 = (np.tile(T, (10, 1, 1)) for T in motions(rng, 2000) + motions(rng, 2000, center=(1.2, 0, 0)))
+    # 2000 motions twenty times over (rows are computed independently: 40000 searches, a few
+    # microseconds each).
+    Ta0, Ta1, Tb0, Tb1 = (np.tile(T, (20, 1, 1)) for T in motions(rng, 2000) + motions(rng, 2000, center=(1.2, 0, 0)))
     steps = python_steps_in_the_middle(lambda: proxima.time_of_impact_batch(a, Ta0, Ta1, b, Tb0, Tb1, threads=1))
     assert steps > 100
 

@@ -222,3 +222,34 @@ pub fn out_homogeneous<'py>(
     m[15] = 1.0;
     PyArray1::from_slice(py, &m).reshape([4, 4])
 }
+
+/// Whether two lists of numpy arrays are equal, array by array (NaN equal to NaN in float
+/// arrays: what a pickle round trip preserves); the `__eq__` of the batch results.
+pub fn columns_equal(py: Python<'_>, xs: &[Bound<'_, PyAny>], ys: &[Bound<'_, PyAny>]) -> PyResult<bool> {
+    let equal = py.import("numpy")?.getattr("array_equal")?;
+    for (x, y) in xs.iter().zip(ys) {
+        let kw = pyo3::types::PyDict::new(py);
+        let float = x.getattr("dtype")?.getattr("kind")?.extract::<String>()? == "f";
+        kw.set_item("equal_nan", float)?;
+        if !equal.call((x, y), Some(&kw))?.is_truthy()? {
+            return Ok(false);
+        }
+    }
+    Ok(xs.len() == ys.len())
+}
+
+/// The `__reduce__` of a batch result: `proxima._proxima.<rebuild>` called with the dict
+/// `names[i]` → `columns[i]`.
+pub fn reduce_columns<'py>(
+    py: Python<'py>,
+    rebuild: &str,
+    names: &[&str],
+    columns: &[Bound<'py, PyAny>],
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, pyo3::types::PyTuple>)> {
+    let rebuild = py.import("proxima._proxima")?.getattr(rebuild)?;
+    let state = pyo3::types::PyDict::new(py);
+    for (name, column) in names.iter().zip(columns) {
+        state.set_item(name, column)?;
+    }
+    Ok((rebuild, (state,).into_pyobject(py)?))
+}

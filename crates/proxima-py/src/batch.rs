@@ -232,15 +232,7 @@ impl PyDistanceBatch {
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(o) = other.cast::<PyDistanceBatch>() else { return Ok(false) };
-        let equal = py.import("numpy")?.getattr("array_equal")?;
-        for (k, (x, y)) in self.arrays(py).iter().zip(o.get().arrays(py)).enumerate() {
-            let kw = PyDict::new(py);
-            kw.set_item("equal_nan", FIELDS[k] != "status")?;
-            if !equal.call((x, y), Some(&kw))?.is_truthy()? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        arrays::columns_equal(py, &self.arrays(py), &o.get().arrays(py))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -249,12 +241,7 @@ impl PyDistanceBatch {
 
     /// Pickles as its arrays, rebuilt by `proxima._proxima._distance_batch`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let rebuild = py.import("proxima._proxima")?.getattr("_distance_batch")?;
-        let state = PyDict::new(py);
-        for (name, array) in FIELDS.iter().zip(self.arrays(py)) {
-            state.set_item(name, array)?;
-        }
-        Ok((rebuild, (state,).into_pyobject(py)?))
+        arrays::reduce_columns(py, "_distance_batch", &FIELDS, &self.arrays(py))
     }
 }
 

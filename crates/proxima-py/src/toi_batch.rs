@@ -275,16 +275,7 @@ impl PyToiBatch {
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(o) = other.cast::<PyToiBatch>() else { return Ok(false) };
-        let equal = py.import("numpy")?.getattr("array_equal")?;
-        for (k, (x, y)) in self.arrays(py).iter().zip(o.get().arrays(py)).enumerate() {
-            let kw = PyDict::new(py);
-            // NaN equals NaN in the float columns (what a pickle round trip preserves).
-            kw.set_item("equal_nan", k < FLOATS.len() + POINTS.len())?;
-            if !equal.call((x, y), Some(&kw))?.is_truthy()? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        arrays::columns_equal(py, &self.arrays(py), &o.get().arrays(py))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -293,12 +284,7 @@ impl PyToiBatch {
 
     /// Pickles as its arrays, rebuilt by `proxima._proxima._toi_batch`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let rebuild = py.import("proxima._proxima")?.getattr("_toi_batch")?;
-        let state = PyDict::new(py);
-        for (name, array) in FIELDS.iter().zip(self.arrays(py)) {
-            state.set_item(name, array)?;
-        }
-        Ok((rebuild, (state,).into_pyobject(py)?))
+        arrays::reduce_columns(py, "_toi_batch", &FIELDS, &self.arrays(py))
     }
 }
 
