@@ -436,8 +436,13 @@ pub fn toi_result_from_state(state: State) -> PyResult<PyToiResult> {
 
 /// The first time `a` and `b` come within `margin` of each other while `a` moves from pose
 /// `Ta0` (t = 0) to `Ta1` (t = 1) and `b` from `Tb0` to `Tb1` (4×4 poses; straight-line
-/// translation of each shape's origin, constant-axis rotation about it), certified: see the
-/// module docstring for the result and the keyword settings.
+/// translation of each shape's origin, constant-axis rotation about it), certified by
+/// conservative advancement: a `ToiResult` whose `outcome` is "initial_contact" (`depth`),
+/// "hit" (first contact in [`t_safe`, `t_hit`], witnesses and `normal` at t_hit), "miss" (`toi`
+/// None; `last_lower`, the certified bound that proved it) or "undecided" (see `status`).
+/// Keyword settings: `start_time` (0), `end_time` (1), `distance_tolerance` (1e-9),
+/// `time_tolerance` (1e-9), `max_iterations` (500), `initial_depth` (True) and the query
+/// settings of `distance`.
 #[pyfunction]
 #[pyo3(signature = (a, Ta0, Ta1, b, Tb0, Tb1, margin=0.0, **settings))]
 #[allow(non_snake_case, clippy::too_many_arguments)]
