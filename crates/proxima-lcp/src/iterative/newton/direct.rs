@@ -12,7 +12,7 @@
 //!
 //! (D_p + D_q A)_ℛℛ Δx_ℛ = −F_ℛ − D_q,ℛ A_ℛ𝒵 Δx_𝒵,
 //!
-//! an |ℛ| × |ℛ| system solved by LU with partial pivoting ([`solve_in_place`]): the
+//! an |ℛ| × |ℛ| system solved by LU with partial pivoting ([`lu_solve_f64`]): the
 //! factorisation costs at most |ℛ|³/3 instead of n³/3 (less on contact matrices, whose zero
 //! blocks leave zero multipliers that the elimination skips), and the step is the same as the
 //! full solve's. For min-map this is spec (80), A_𝒜𝒜 Δx_𝒜 = A_𝒜ℱ H_ℱ − H_𝒜, with the same
@@ -26,8 +26,8 @@
 //! * Storage (index list, reduced matrix, right-hand side) grows to the largest system seen
 //!   and is then reused: a Newton run allocates only while its reduced systems grow.
 
-use crate::linalg::solve_in_place;
-use crate::operator::DenseMatrix;
+use crate::linalg::lu_solve_f64;
+use crate::operator::{DenseMatrix, dot};
 
 /// Reusable storage for direct Newton steps.
 #[derive(Debug, Default)]
@@ -65,18 +65,18 @@ impl DirectStep {
         let mut scale = 0.0f64;
         for (r, &i) in self.rows.iter().enumerate() {
             let row = a.row(i);
-            // dx is zero on ℛ here, so row · dx is A_iZ Δx_Z.
-            let coupling: f64 = row.iter().zip(dx.iter()).map(|(aij, dj)| aij * dj).sum();
+            // dx is zero on ℛ here, so row · dx is A_i𝒵 Δx_𝒵 (skipped when 𝒵 = ∅).
+            let coupling = if k < f.len() { dot(row, dx) } else { 0.0 };
             self.rhs.push(-f[i] - q[i] * coupling);
             let out = &mut self.system[r * k..(r + 1) * k];
             for (o, &j) in out.iter_mut().zip(&self.rows) {
                 *o = q[i] * row[j];
             }
             out[r] += p[i];
-            scale = out.iter().fold(scale, |s, v| s.max(v.abs()));
+            scale = scale.max(max_abs(out));
         }
         let tolerance = scale * f64::EPSILON * k as f64;
-        if !solve_in_place(&mut self.system, &mut self.rhs, &tolerance)
+        if !lu_solve_f64(&mut self.system, &mut self.rhs, tolerance)
             || self.rhs.iter().any(|v| !v.is_finite())
         {
             return false;
@@ -86,6 +86,19 @@ impl DirectStep {
         }
         true
     }
+}
+
+/// max |v_i| with four running maxima (so the loop vectorizes); 0 for an empty slice.
+fn max_abs(v: &[f64]) -> f64 {
+    let chunks = v.chunks_exact(4);
+    let tail = chunks.remainder().iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let mut m = [0.0f64; 4];
+    for c in chunks {
+        for l in 0..4 {
+            m[l] = m[l].max(c[l].abs());
+        }
+    }
+    m[0].max(m[1]).max(m[2].max(m[3])).max(tail)
 }
 
 #[cfg(test)]
