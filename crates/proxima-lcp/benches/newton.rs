@@ -144,7 +144,8 @@ mod newton_step {
 
 /// The direct sub-solve alone: LU with partial pivoting on a dense k × k system (a Gaussian
 /// matrix plus 2√k I: the reduced Newton systems of the harness's `dense` family are 60–80,
-/// of `n4l_contact` 75–160), the generic routine against the vectorized `f64` one.
+/// of `n4l_contact` 75–160), the generic routine (row-major) against the vectorized `f64`
+/// one (column-major: the same matrix read as its transpose, an equally random system).
 mod dense_lu {
     use super::*;
     use proxima_lcp::linalg::{lu_solve_f64, solve_in_place};

@@ -1,20 +1,25 @@
-//! Dense `f64` solves by LU with partial pivoting, the elimination vectorized with fused
-//! multiply-adds: the Newton methods' direct sub-solve.
+//! Dense `f64` solves by LU with partial pivoting on column-major storage, vectorized with
+//! fused multiply-adds: the Newton methods' direct sub-solve.
 //!
 //! # The maths
 //!
-//! Gaussian elimination with partial pivoting on a row-major n × n matrix A and one right-hand
-//! side b, the same algorithm as [`solve_in_place`](super::solve_in_place): at column c the row
-//! of largest |a_rc| (r ≥ c) becomes the pivot row; every row r > c with a non-zero multiplier
-//! l = a_rc / a_cc is updated a_r,c+1.. ← a_r,c+1.. − l·a_c,c+1.., b_r ← b_r − l·b_c; back
-//! substitution ends the solve. Only the elimination's rank-one updates (n³/3 of the n³/3 +
-//! O(n²) operations) differ from the generic routine: each is one `axpy` on contiguous row
-//! tails, compiled once per instruction set through `pulp` and run with the widest one the
-//! processor has (4 lanes and fused multiply-add on x86-64-v3, which rounds once where the
-//! generic routine rounds twice; plain `a − l·b` on the portable fallback). Rows with a zero
-//! multiplier are skipped, so the zero blocks of contact Jacobians cost nothing until fill-in
-//! reaches them. The multipliers are not stored (the right-hand side is eliminated alongside),
-//! and the entries below the diagonal are left as they are: A is destroyed.
+//! Gaussian elimination with partial pivoting and one right-hand side b, the algorithm of
+//! [`solve_in_place`](super::solve_in_place): at column c the row of largest |a_rc| (r ≥ c)
+//! is exchanged with row c, the multipliers l_r = a_rc / a_cc (r > c) are stored below the
+//! diagonal, b_r ← b_r − l_r·b_c, and every later column j is updated
+//! a_rj ← a_rj − l_r·a_cj; back substitution with U ends the solve. Stored column by column,
+//! the pivot search, the multipliers, b's update and each column's update are contiguous
+//! `axpy`s: they run vectorized, compiled once per instruction set through `pulp` and run
+//! with the widest one the processor has (4 lanes and fused multiply-add on x86-64-v3, which
+//! rounds once where the generic routine rounds twice; plain `t − l·u` on the portable
+//! fallback).
+//!
+//! Columns are factored in panels of four: inside a panel each column is updated at once;
+//! the columns right of it receive the panel's four updates in one pass (after the panel's
+//! small triangle of U), so each entry is loaded and stored once for up to four fused
+//! multiply-adds — the same operations in the same order per entry as column by column.
+//! Updates whose U entry a_cj is zero are skipped, so the zero blocks of contact Jacobians
+//! cost nothing until fill-in reaches them.
 //!
 //! # Edge cases
 //!
@@ -24,9 +29,10 @@
 //! * Non-finite values elsewhere propagate into b; callers check the solution.
 //! * Allocation-free.
 
-/// Solves `A x = b` in place for a row-major n × n `a` (destroyed) and `b` (length n,
-/// overwritten by x). Returns `false` (leaving garbage) when no pivot of some column exceeds
-/// `tolerance` in magnitude.
+/// Solves `A x = b` in place for an n × n `a` stored **column by column** (`a[j * n + i]` is
+/// A_ij; equivalently Aᵀ row by row) — destroyed — and `b` (length n, overwritten by x).
+/// Returns `false` (leaving garbage) when no pivot of some column exceeds `tolerance` in
+/// magnitude.
 ///
 /// # Panics
 ///
@@ -36,8 +42,9 @@ pub fn lu_solve_f64(a: &mut [f64], b: &mut [f64], tolerance: f64) -> bool {
     pulp::Arch::new().dispatch(Elimination { a, b, tolerance })
 }
 
-/// Columns factored per panel: the rows below are then updated with this many pivot rows in
-/// one pass (one load and one store per entry for up to four fused multiply-adds).
+/// Columns factored per panel: the columns right of it are then updated with this many
+/// multiplier columns in one pass (one load and one store per entry for up to four fused
+/// multiply-adds).
 const PANEL: usize = 4;
 
 /// The arguments of [`lu_solve_f64`], so that pulp compiles the solve once per instruction set.
@@ -57,126 +64,139 @@ impl pulp::WithSimd for Elimination<'_> {
         let mut c0 = 0;
         while c0 < n {
             let c1 = (c0 + PANEL).min(n);
-            if !factor_panel(a, b, n, c0, c1, tolerance) {
+            if !factor_panel(simd, a, b, n, c0, c1, tolerance) {
                 return false;
             }
             if c1 < n {
-                let (pivots, below) = a.split_at_mut(c1 * n);
-                let pivots = &mut pivots[c0 * n..];
-                // The panel's own rows first: row j takes the updates of the pivot rows above it.
-                for j in 1..c1 - c0 {
-                    let (done, rest) = pivots.split_at_mut(j * n);
-                    let row = &mut rest[..n];
-                    update_row(simd, row, done, c0, c1, n, j);
-                }
-                let pivots = &pivots[..];
-                for row in below.chunks_exact_mut(n) {
-                    update_row(simd, row, pivots, c0, c1, n, c1 - c0);
+                let (panel, right) = a.split_at_mut(c1 * n);
+                let panel = &panel[c0 * n..];
+                for column in right.chunks_exact_mut(n) {
+                    update_column(simd, column, panel, n, c0, c1);
                 }
             }
             c0 = c1;
         }
+        // Back substitution by columns: x_c = b_c / u_cc, then b_0..c ← b_0..c − x_c·u_0..c,c.
         for col in (0..n).rev() {
-            let row = &a[col * n..(col + 1) * n];
-            let mut acc = b[col];
-            for k in col + 1..n {
-                acc -= row[k] * b[k];
-            }
-            b[col] = acc / row[col];
+            let column = &a[col * n..(col + 1) * n];
+            let x = b[col] / column[col];
+            b[col] = x;
+            axpy(simd, -x, &column[..col], &mut b[..col]);
         }
         true
     }
 }
 
-/// Eliminates columns c0..c1 below their pivots, updating only those columns (and b); the
-/// multipliers are stored below the diagonal. `false` when a column has no pivot.
+/// Eliminates columns c0..c1 below their pivots (exchanging whole rows, b included) and
+/// applies each to the rest of the panel; the multipliers are stored below the diagonal.
+/// `false` when a column has no pivot.
 #[inline(always)]
-fn factor_panel(a: &mut [f64], b: &mut [f64], n: usize, c0: usize, c1: usize, tolerance: f64) -> bool {
+fn factor_panel<S: pulp::Simd>(
+    simd: S,
+    a: &mut [f64],
+    b: &mut [f64],
+    n: usize,
+    c0: usize,
+    c1: usize,
+    tolerance: f64,
+) -> bool {
     for col in c0..c1 {
         let mut pivot_row = None;
         let mut best = tolerance;
-        for row in col..n {
-            let v = a[row * n + col].abs();
-            if v > best {
-                best = v;
-                pivot_row = Some(row);
+        for (r, v) in a[col * n + col..(col + 1) * n].iter().enumerate() {
+            if v.abs() > best {
+                best = v.abs();
+                pivot_row = Some(col + r);
             }
         }
         let Some(p) = pivot_row else { return false };
         if p != col {
-            let (upper, lower) = a.split_at_mut(p * n);
-            upper[col * n..(col + 1) * n].swap_with_slice(&mut lower[..n]);
+            for column in a.chunks_exact_mut(n) {
+                column.swap(p, col);
+            }
             b.swap(p, col);
         }
-        let inv = 1.0 / a[col * n + col];
-        let (upper, lower) = a.split_at_mut((col + 1) * n);
-        let pivot_part = &upper[col * n + col + 1..col * n + c1];
-        let b_col = b[col];
-        for (r, row) in lower.chunks_exact_mut(n).enumerate() {
-            let factor = row[col] * inv;
-            row[col] = factor;
-            if factor == 0.0 {
-                continue;
+        let (left, right) = a.split_at_mut((col + 1) * n);
+        let column = &mut left[col * n..];
+        let inv = 1.0 / column[col];
+        let multipliers = &mut column[col + 1..];
+        multipliers.iter_mut().for_each(|l| *l *= inv);
+        let multipliers = &*multipliers;
+        let (b_done, b_below) = b.split_at_mut(col + 1);
+        axpy(simd, -b_done[col], multipliers, b_below);
+        for later in right[..(c1 - col - 1) * n].chunks_exact_mut(n) {
+            let u = later[col];
+            if u != 0.0 {
+                axpy(simd, -u, multipliers, &mut later[col + 1..]);
             }
-            for (t, u) in row[col + 1..c1].iter_mut().zip(pivot_part) {
-                *t -= factor * u;
-            }
-            b[col + 1 + r] -= factor * b_col;
         }
     }
     true
 }
 
-/// row[c1..] ← row[c1..] − Σ_i l_i · pivots[i][c1..] over the first `m` panel rows i (in
-/// order), with l_i = row[c0 + i] the stored multipliers; zero multipliers are skipped.
+/// One column right of the panel c0..c1: its rows c0..c1 become U's (the panel's unit lower
+/// triangle applied by substitution), then rows c1.. take the panel's updates
+/// t ← t − Σ_i u_i·l_i in pivot order, skipping zero u_i.
 #[inline(always)]
-fn update_row<S: pulp::Simd>(
-    simd: S,
-    row: &mut [f64],
-    pivots: &[f64],
-    c0: usize,
-    c1: usize,
-    n: usize,
-    m: usize,
-) {
-    let mut l = [0.0; PANEL];
-    let mut u: [&[f64]; PANEL] = [&[]; PANEL];
+fn update_column<S: pulp::Simd>(simd: S, column: &mut [f64], panel: &[f64], n: usize, c0: usize, c1: usize) {
+    for j in c0 + 1..c1 {
+        let mut t = column[j];
+        for i in c0..j {
+            t -= panel[(i - c0) * n + j] * column[i];
+        }
+        column[j] = t;
+    }
+    let mut u = [0.0; PANEL];
+    let mut l: [&[f64]; PANEL] = [&[]; PANEL];
     let mut k = 0;
-    for i in 0..m {
-        let li = row[c0 + i];
-        if li != 0.0 {
-            l[k] = -li;
-            u[k] = &pivots[i * n + c1..(i + 1) * n];
+    for i in c0..c1 {
+        if column[i] != 0.0 {
+            u[k] = -column[i];
+            l[k] = &panel[(i - c0) * n + c1..(i - c0 + 1) * n];
             k += 1;
         }
     }
-    let target = &mut row[c1..];
+    let target = &mut column[c1..];
     match k {
         0 => {}
-        1 => update_with::<S, 1>(simd, target, &l, &u),
-        2 => update_with::<S, 2>(simd, target, &l, &u),
-        3 => update_with::<S, 3>(simd, target, &l, &u),
-        _ => update_with::<S, 4>(simd, target, &l, &u),
+        1 => update_with::<S, 1>(simd, target, &u, &l),
+        2 => update_with::<S, 2>(simd, target, &u, &l),
+        3 => update_with::<S, 3>(simd, target, &u, &l),
+        _ => update_with::<S, 4>(simd, target, &u, &l),
     }
 }
 
-/// t ← t + Σ_{i < M} l_i · u_i (fused where the instruction set has it), vector by vector.
+/// y ← y + f·x for slices of equal length (fused where the instruction set has it).
 #[inline(always)]
-fn update_with<S: pulp::Simd, const M: usize>(simd: S, t: &mut [f64], l: &[f64; PANEL], u: &[&[f64]; PANEL]) {
-    let ls: [S::f64s; M] = core::array::from_fn(|i| simd.splat_f64s(l[i]));
-    let heads: [&[S::f64s]; M] = core::array::from_fn(|i| S::as_simd_f64s(u[i]).0);
-    let tails: [&[f64]; M] = core::array::from_fn(|i| S::as_simd_f64s(u[i]).1);
+fn axpy<S: pulp::Simd>(simd: S, f: f64, x: &[f64], y: &mut [f64]) {
+    let (y_head, y_tail) = S::as_mut_simd_f64s(y);
+    let (x_head, x_tail) = S::as_simd_f64s(x);
+    let fs = simd.splat_f64s(f);
+    for (yv, xv) in y_head.iter_mut().zip(x_head) {
+        *yv = simd.mul_add_e_f64s(fs, *xv, *yv);
+    }
+    for (yv, xv) in y_tail.iter_mut().zip(x_tail) {
+        *yv += f * xv;
+    }
+}
+
+/// t ← t + Σ_{i < M} f_i · x_i (fused where the instruction set has it), vector by vector.
+#[inline(always)]
+fn update_with<S: pulp::Simd, const M: usize>(simd: S, t: &mut [f64], f: &[f64; PANEL], x: &[&[f64]; PANEL]) {
+    let fs: [S::f64s; M] = core::array::from_fn(|i| simd.splat_f64s(f[i]));
+    let heads: [&[S::f64s]; M] = core::array::from_fn(|i| S::as_simd_f64s(x[i]).0);
+    let tails: [&[f64]; M] = core::array::from_fn(|i| S::as_simd_f64s(x[i]).1);
     let (t_head, t_tail) = S::as_mut_simd_f64s(t);
     for (k, tv) in t_head.iter_mut().enumerate() {
         let mut acc = *tv;
         for i in 0..M {
-            acc = simd.mul_add_e_f64s(ls[i], heads[i][k], acc);
+            acc = simd.mul_add_e_f64s(fs[i], heads[i][k], acc);
         }
         *tv = acc;
     }
-    for (k, t) in t_tail.iter_mut().enumerate() {
+    for (k, tv) in t_tail.iter_mut().enumerate() {
         for i in 0..M {
-            *t += l[i] * tails[i][k];
+            *tv += f[i] * tails[i][k];
         }
     }
 }
@@ -187,7 +207,8 @@ mod tests {
 
     #[test]
     fn solves_a_small_system_and_detects_singular() {
-        let mut a = vec![0.0, 2.0, 1.0, 1.0];
+        // A = [[0, 2], [1, 1]] column by column.
+        let mut a = vec![0.0, 1.0, 2.0, 1.0];
         let mut b = vec![4.0, 3.0];
         assert!(lu_solve_f64(&mut a, &mut b, 1e-14));
         assert!((b[0] - 1.0).abs() < 1e-15 && (b[1] - 2.0).abs() < 1e-15);

@@ -34,7 +34,7 @@ use crate::operator::{DenseMatrix, dot};
 pub(super) struct DirectStep {
     /// ℛ, in increasing order.
     rows: Vec<usize>,
-    /// (D_p + D_q A)_ℛℛ, row-major.
+    /// (D_p + D_q A)_ℛℛ, column by column.
     system: Vec<f64>,
     rhs: Vec<f64>,
 }
@@ -62,19 +62,18 @@ impl DirectStep {
         self.system.clear();
         self.system.resize(k * k, 0.0);
         self.rhs.clear();
-        let mut scale = 0.0f64;
         for (r, &i) in self.rows.iter().enumerate() {
             let row = a.row(i);
             // dx is zero on ℛ here, so row · dx is A_i𝒵 Δx_𝒵 (skipped when 𝒵 = ∅).
             let coupling = if k < f.len() { dot(row, dx) } else { 0.0 };
             self.rhs.push(-f[i] - q[i] * coupling);
-            let out = &mut self.system[r * k..(r + 1) * k];
-            for (o, &j) in out.iter_mut().zip(&self.rows) {
-                *o = q[i] * row[j];
+            // Column by column (what the LU wants): entry (r, c) at c·k + r.
+            for (c, &j) in self.rows.iter().enumerate() {
+                self.system[c * k + r] = q[i] * row[j];
             }
-            out[r] += p[i];
-            scale = scale.max(max_abs(out));
+            self.system[r * k + r] += p[i];
         }
+        let scale = max_abs(&self.system);
         let tolerance = scale * f64::EPSILON * k as f64;
         if !lu_solve_f64(&mut self.system, &mut self.rhs, tolerance)
             || self.rhs.iter().any(|v| !v.is_finite())
