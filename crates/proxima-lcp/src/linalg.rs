@@ -5,8 +5,8 @@
 //! (every non-zero pivot is exact, so the cheapest is chosen). A matrix is declared singular
 //! when no pivot exceeds `tolerance` in magnitude (zero for exact types).
 //!
-//! [`lu_solve_f64`] is the same elimination for `f64` with the row updates vectorized (fused
-//! multiply-adds where the processor has them): the Newton methods' direct sub-solve.
+//! [`lu_solve_f64`] is the same elimination for `f64` on column-major storage, vectorized and
+//! with the same rounding (the same bits): the Newton methods' direct sub-solve.
 
 use proxima_num::Field;
 

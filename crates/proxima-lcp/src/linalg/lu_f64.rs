@@ -1,5 +1,5 @@
-//! Dense `f64` solves by LU with partial pivoting on column-major storage, vectorized with
-//! fused multiply-adds: the Newton methods' direct sub-solve.
+//! Dense `f64` solves by LU with partial pivoting on column-major storage, vectorized: the
+//! Newton methods' direct sub-solve.
 //!
 //! # The maths
 //!
@@ -10,14 +10,19 @@
 //! a_rj ← a_rj − l_r·a_cj; back substitution with U ends the solve. Stored column by column,
 //! the pivot search, the multipliers, b's update and each column's update are contiguous
 //! `axpy`s: they run vectorized, compiled once per instruction set through `pulp` and run
-//! with the widest one the processor has (4 lanes and fused multiply-add on x86-64-v3, which
-//! rounds once where the generic routine rounds twice; plain `t − l·u` on the portable
-//! fallback).
+//! with the widest one the processor has (4 lanes on x86-64-v3).
+//!
+//! Every entry sees the same operations in the same order as in the generic routine — each
+//! update rounds the product and then the difference, t − (l·u), never fused; the back
+//! substitution sums row by row from the diagonal out — so for the same input both return the
+//! same bits (zero updates skipped by one and not the other change at most the sign of a
+//! zero). Only the storage order and the vector width differ: the Newton iterates, and with
+//! them every certified answer, are those of the generic elimination.
 //!
 //! Columns are factored in panels of four: inside a panel each column is updated at once;
 //! the columns right of it receive the panel's four updates in one pass (after the panel's
-//! small triangle of U), so each entry is loaded and stored once for up to four fused
-//! multiply-adds — the same operations in the same order per entry as column by column.
+//! small triangle of U), so each entry is loaded and stored once for up to four updates —
+//! the same operations in the same order per entry as column by column.
 //! Updates whose U entry a_cj is zero are skipped, so the zero blocks of contact Jacobians
 //! cost nothing until fill-in reaches them.
 //!
@@ -43,8 +48,7 @@ pub fn lu_solve_f64(a: &mut [f64], b: &mut [f64], tolerance: f64) -> bool {
 }
 
 /// Columns factored per panel: the columns right of it are then updated with this many
-/// multiplier columns in one pass (one load and one store per entry for up to four fused
-/// multiply-adds).
+/// multiplier columns in one pass (one load and one store per entry for up to four updates).
 const PANEL: usize = 4;
 
 /// The arguments of [`lu_solve_f64`], so that pulp compiles the solve once per instruction set.
@@ -76,12 +80,14 @@ impl pulp::WithSimd for Elimination<'_> {
             }
             c0 = c1;
         }
-        // Back substitution by columns: x_c = b_c / u_cc, then b_0..c ← b_0..c − x_c·u_0..c,c.
+        // Back substitution row by row, x_c = (b_c − Σ_{k > c} u_ck x_k) / u_cc, summed from
+        // the diagonal out as the generic routine does (U's rows are strided here: O(n²)).
         for col in (0..n).rev() {
-            let column = &a[col * n..(col + 1) * n];
-            let x = b[col] / column[col];
-            b[col] = x;
-            axpy(simd, -x, &column[..col], &mut b[..col]);
+            let mut acc = b[col];
+            for k in col + 1..n {
+                acc -= a[k * n + col] * b[k];
+            }
+            b[col] = acc / a[col * n + col];
         }
         true
     }
@@ -166,21 +172,22 @@ fn update_column<S: pulp::Simd>(simd: S, column: &mut [f64], panel: &[f64], n: u
     }
 }
 
-/// y ← y + f·x for slices of equal length (fused where the instruction set has it).
+/// y ← y + f·x for slices of equal length (product rounded, then the sum: never fused).
 #[inline(always)]
 fn axpy<S: pulp::Simd>(simd: S, f: f64, x: &[f64], y: &mut [f64]) {
     let (y_head, y_tail) = S::as_mut_simd_f64s(y);
     let (x_head, x_tail) = S::as_simd_f64s(x);
     let fs = simd.splat_f64s(f);
     for (yv, xv) in y_head.iter_mut().zip(x_head) {
-        *yv = simd.mul_add_e_f64s(fs, *xv, *yv);
+        *yv = simd.add_f64s(*yv, simd.mul_f64s(fs, *xv));
     }
     for (yv, xv) in y_tail.iter_mut().zip(x_tail) {
         *yv += f * xv;
     }
 }
 
-/// t ← t + Σ_{i < M} f_i · x_i (fused where the instruction set has it), vector by vector.
+/// t ← t + Σ_{i < M} f_i · x_i in order i, each product rounded before its sum, vector by
+/// vector.
 #[inline(always)]
 fn update_with<S: pulp::Simd, const M: usize>(simd: S, t: &mut [f64], f: &[f64; PANEL], x: &[&[f64]; PANEL]) {
     let fs: [S::f64s; M] = core::array::from_fn(|i| simd.splat_f64s(f[i]));
@@ -190,7 +197,7 @@ fn update_with<S: pulp::Simd, const M: usize>(simd: S, t: &mut [f64], f: &[f64; 
     for (k, tv) in t_head.iter_mut().enumerate() {
         let mut acc = *tv;
         for i in 0..M {
-            acc = simd.mul_add_e_f64s(fs[i], heads[i][k], acc);
+            acc = simd.add_f64s(acc, simd.mul_f64s(fs[i], heads[i][k]));
         }
         *tv = acc;
     }

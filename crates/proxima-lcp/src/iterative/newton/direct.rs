@@ -27,13 +27,15 @@
 //!   and is then reused: a Newton run allocates only while its reduced systems grow.
 
 use crate::linalg::lu_solve_f64;
-use crate::operator::{DenseMatrix, dot};
+use crate::operator::DenseMatrix;
 
 /// Reusable storage for direct Newton steps.
 #[derive(Debug, Default)]
 pub(super) struct DirectStep {
     /// ℛ, in increasing order.
     rows: Vec<usize>,
+    /// 𝒵, in increasing order.
+    eliminated: Vec<usize>,
     /// (D_p + D_q A)_ℛℛ, column by column.
     system: Vec<f64>,
     rhs: Vec<f64>,
@@ -44,12 +46,14 @@ impl DirectStep {
     /// system is singular (then `dx` holds garbage).
     pub(super) fn solve(&mut self, a: &DenseMatrix, p: &[f64], q: &[f64], f: &[f64], dx: &mut [f64]) -> bool {
         self.rows.clear();
+        self.eliminated.clear();
         for i in 0..f.len() {
             if q[i] == 0.0 {
                 if p[i] == 0.0 {
                     return false;
                 }
                 dx[i] = -f[i] / p[i];
+                self.eliminated.push(i);
             } else {
                 dx[i] = 0.0;
                 self.rows.push(i);
@@ -64,8 +68,9 @@ impl DirectStep {
         self.rhs.clear();
         for (r, &i) in self.rows.iter().enumerate() {
             let row = a.row(i);
-            // dx is zero on ℛ here, so row · dx is A_i𝒵 Δx_𝒵 (skipped when 𝒵 = ∅).
-            let coupling = if k < f.len() { dot(row, dx) } else { 0.0 };
+            // A_i𝒵 Δx_𝒵 summed over 𝒵 in increasing order: the full row · dx term by term
+            // without its zero terms (dx = 0 on ℛ), so the same value as the full sum.
+            let coupling: f64 = self.eliminated.iter().map(|&j| row[j] * dx[j]).sum();
             self.rhs.push(-f[i] - q[i] * coupling);
             // Column by column (what the LU wants): entry (r, c) at c·k + r.
             for (c, &j) in self.rows.iter().enumerate() {
@@ -142,6 +147,50 @@ mod tests {
             let p2: Vec<f64> = q2.iter().map(|v| 1.0 - v).collect();
             assert!(step.solve(&a, &p2, &q2, &f, &mut dx));
             assert!(newton_residual(&a, &p2, &q2, &f, &dx) < 1e-10, "n = {n} (min-map split)");
+        }
+    }
+
+    /// The step as before the vectorized LU: the reduced system row-major, the coupling summed
+    /// over the whole row, the generic elimination.
+    fn generic_step(a: &DenseMatrix, p: &[f64], q: &[f64], f: &[f64]) -> Option<Vec<f64>> {
+        let n = f.len();
+        let mut dx = vec![0.0; n];
+        let rows: Vec<usize> = (0..n).filter(|&i| q[i] != 0.0).collect();
+        for i in (0..n).filter(|&i| q[i] == 0.0) {
+            dx[i] = -f[i] / p[i];
+        }
+        let k = rows.len();
+        let mut system = vec![0.0; k * k];
+        let mut rhs = Vec::new();
+        for (r, &i) in rows.iter().enumerate() {
+            let coupling: f64 = a.row(i).iter().zip(&dx).map(|(aij, dj)| aij * dj).sum();
+            rhs.push(-f[i] - q[i] * coupling);
+            for (c, &j) in rows.iter().enumerate() {
+                system[r * k + c] = q[i] * a.row(i)[j];
+            }
+            system[r * k + r] += p[i];
+        }
+        let scale = system.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let tolerance = scale * f64::EPSILON * k as f64;
+        crate::linalg::solve_in_place(&mut system, &mut rhs, &tolerance).then_some(())?;
+        for (&i, v) in rows.iter().zip(&rhs) {
+            dx[i] = *v;
+        }
+        Some(dx)
+    }
+
+    #[test]
+    fn the_step_is_the_generic_eliminations_to_the_bit() {
+        for &n in &[5, 40, 90] {
+            let a = problem(n);
+            let p: Vec<f64> =
+                (0..n).map(|i| if i % 4 == 1 { -1.0 } else { -0.2 - 0.003 * i as f64 }).collect();
+            let q: Vec<f64> =
+                (0..n).map(|i| if i % 4 == 1 { 0.0 } else { -0.7 + 0.001 * i as f64 }).collect();
+            let f: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
+            let mut dx = vec![0.0; n];
+            assert!(DirectStep::default().solve(&a, &p, &q, &f, &mut dx));
+            assert_eq!(Some(dx), generic_step(&a, &p, &q, &f), "n = {n}");
         }
     }
 
