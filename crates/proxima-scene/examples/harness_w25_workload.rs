@@ -3,6 +3,8 @@
 //! coal / FCL with the shared harness and through `proxima bench-geometry`.
 //!
 //! `cargo run --release -p proxima-scene --example harness_w25_workload -- OUT.json [STEP]`
+//!
+//! ci-run: target/ci-examples/w25-workload.json 500
 
 use proxima_geom::{Pose, Shape};
 use proxima_scene::workcell::{self, PrismModel};
