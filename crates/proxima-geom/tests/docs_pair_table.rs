@@ -8,11 +8,12 @@
 use std::path::PathBuf;
 
 use proxima_geom::shape::{
-    AlignedBox, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Line, MinkowskiSum, Point, Polyhedron,
-    Rounded, Segment, Sphere, Triangle,
+    AlignedBox, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Line, MinkowskiSum, Point,
+    Polyhedron, Rounded, Segment, Sphere, Triangle,
 };
 use proxima_geom::{
-    Algorithm, Arithmetic, DistanceResult, GeomError, Pose, QueryPath, QuerySettings, Shape, distance, intersects,
+    Algorithm, Arithmetic, DistanceResult, GeomError, Pose, QueryPath, QuerySettings, Shape, distance,
+    intersects,
 };
 
 const BEGIN: &str = "<!-- BEGIN GENERATED: pair table (crates/proxima-geom/tests/docs_pair_table.rs) -->";
@@ -32,25 +33,34 @@ fn representatives() -> Result<Vec<(String, Shape)>, GeomError> {
         v
     };
     let slab = |h: [f64; 3]| {
-        (0..3).flat_map(|i| [1.0, -1.0].map(|s| {
-            let mut n = [0.0; 3];
-            n[i] = s;
-            (n, h[i])
-        }))
-        .collect::<Vec<_>>()
+        (0..3)
+            .flat_map(|i| {
+                [1.0, -1.0].map(|s| {
+                    let mut n = [0.0; 3];
+                    n[i] = s;
+                    (n, h[i])
+                })
+            })
+            .collect::<Vec<_>>()
     };
     Ok(vec![
         ("point".into(), Shape::Point(Point::new([0.1, 0.0, 0.0])?)),
         ("segment".into(), Shape::Segment(Segment::new([-0.3, 0.0, 0.0], [0.3, 0.1, 0.0])?)),
         ("line".into(), Shape::Line(Line::new([0.0, 0.0, 0.0], [0.0, 0.0, 1.0])?)),
-        ("triangle".into(), Shape::Triangle(Triangle::new([0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [0.0, 0.5, 0.1])?)),
+        (
+            "triangle".into(),
+            Shape::Triangle(Triangle::new([0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [0.0, 0.5, 0.1])?),
+        ),
         ("cuboid".into(), Shape::Cuboid(Cuboid::new([0.3, 0.4, 0.5])?)),
         ("aligned_box".into(), Shape::AlignedBox(AlignedBox::new([-0.2, -0.3, -0.1], [0.3, 0.2, 0.4])?)),
         ("sphere".into(), Shape::Sphere(Sphere::new(0.4)?)),
         ("capsule".into(), Shape::Capsule(Capsule::new(0.2, 0.3)?)),
         ("cylinder".into(), Shape::Cylinder(Cylinder::new(0.3, 0.4)?)),
         ("ellipsoid".into(), Shape::Ellipsoid(Ellipsoid::new([0.3, 0.4, 0.5])?)),
-        ("convex_polytope (8 vertices)".into(), Shape::ConvexPolytope(ConvexPolytope::new(corners([0.3, 0.35, 0.4]))?)),
+        (
+            "convex_polytope (8 vertices)".into(),
+            Shape::ConvexPolytope(ConvexPolytope::new(corners([0.3, 0.35, 0.4]))?),
+        ),
         ("polyhedron".into(), Shape::Polyhedron(Polyhedron::new(slab([0.3, 0.3, 0.2]))?)),
         ("cone".into(), Shape::Cone(Cone::new(0.3, 0.4)?)),
         ("rounded".into(), Shape::Rounded(Rounded::new(Shape::Cuboid(Cuboid::new([0.2, 0.2, 0.2])?), 0.1)?)),
@@ -99,18 +109,21 @@ fn row(a: &str, sa: &Shape, b: &str, sb: &Shape) -> String {
     let what = format!("{a} – {b}");
     let base = QuerySettings::default();
     let dist = |s: &QuerySettings| supported(distance(sa, &pa, sb, &pb, s), &what);
-    let name = |r: &Option<DistanceResult>| r.as_ref().map_or("unsupported", |r| r.algorithm.as_str()).to_string();
+    let name =
+        |r: &Option<DistanceResult>| r.as_ref().map_or("unsupported", |r| r.algorithm.as_str()).to_string();
     let auto = dist(&base);
-    let exact = dist(&base.clone().with_arithmetic(Arithmetic::Exact)).map_or("unsupported".to_string(), |r| {
-        let arithmetic = match r.path {
-            QueryPath::Exact | QueryPath::ExactResolve => "exact",
-            _ => "f64",
-        };
-        format!("{}, {arithmetic}", r.algorithm.as_str())
-    });
+    let exact =
+        dist(&base.clone().with_arithmetic(Arithmetic::Exact)).map_or("unsupported".to_string(), |r| {
+            let arithmetic = match r.path {
+                QueryPath::Exact | QueryPath::ExactResolve => "exact",
+                _ => "f64",
+            };
+            format!("{}, {arithmetic}", r.algorithm.as_str())
+        });
     let mark = |ok: bool| if ok { "✓" } else { "—" }.to_string();
-    let forced = [Algorithm::ClosedForm, Algorithm::Lcp, Algorithm::Gjk, Algorithm::Ellipsoid, Algorithm::Dqp3]
-        .map(|alg| mark(dist(&base.clone().with_algorithm(alg)).is_some()));
+    let forced =
+        [Algorithm::ClosedForm, Algorithm::Lcp, Algorithm::Gjk, Algorithm::Ellipsoid, Algorithm::Dqp3]
+            .map(|alg| mark(dist(&base.clone().with_algorithm(alg)).is_some()));
     let test_only = [Algorithm::Lp, Algorithm::Sat].map(|alg| {
         mark(supported(intersects(sa, &pa, sb, &pb, &base.clone().with_algorithm(alg)), &what).is_some())
     });
