@@ -10,6 +10,9 @@
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
 //! proxima check --urdf FILE [--srdf FILE] [--package-dir DIR]... (--q "q1,q2,..." | --configs FILE.csv|FILE.npy)
 //!               [--all-pairs] [--clamp] [--fail-on-collision] [--format text|json]
+//! proxima batch --urdf FILE [--srdf FILE] [--package-dir DIR]... --configs FILE.npy|FILE.csv
+//!               --out FILE.npy|FILE.npz|FILE.csv [--threads N] [--mode distance|all-pairs|collision]
+//!               [--margin M] [--chunk-size N] [--clamp] [--fresh]
 //! proxima completions bash|zsh|fish|elvish|powershell
 //!
 //! the lab (proxima-bench): harness runners and experiment reproductions
@@ -29,9 +32,12 @@
 //! a failure (`check --fail-on-collision`); 2 for bad arguments or bad input, with one line
 //! `error: ...` on stderr; 3 for an internal error (a panic, reported on one line).
 
+mod batch;
 mod check;
 mod completions;
+mod configs;
 mod demo;
+mod npy;
 mod query;
 mod query_toi;
 mod scalar;
@@ -71,6 +77,9 @@ enum Command {
     /// Certified self-distances of a robot (URDF + meshes, optional SRDF) for one configuration
     /// or a CSV / .npy file of them.
     Check(check::CheckArgs),
+    /// Certified self-distances or collision verdicts for a file of configurations on every core:
+    /// progress bar, .npy / .npz / .csv output, resumable after a kill.
+    Batch(batch::BatchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(completions::CompletionsArgs),
     /// Benchmark harness: time the geometry queries of a workload and write JSON Lines results.
@@ -103,6 +112,7 @@ fn main() -> ExitCode {
         Command::Query(args) => query::run(args),
         Command::Demo(args) => demo::run(args),
         Command::Check(args) => check::run(args),
+        Command::Batch(args) => batch::run(args),
         Command::Completions(args) => completions::run::<Cli>(args),
         Command::BenchGeometry(args) => bench_geometry::run(args),
         Command::BenchCcd(args) => bench_ccd::run(args),

@@ -64,8 +64,9 @@ pub struct BatchResult {
 }
 
 impl BatchResult {
-    /// Rows of `mode` filled with placeholders (overwritten by [`BatchResult::place`]).
-    fn blank(mode: BatchMode, margin: Option<f64>, pair_count: usize, rows: usize) -> Self {
+    /// `rows` rows of `mode` holding placeholders (NaN, [`NO_PAIR`], false), to be filled by
+    /// [`BatchResult::place`].
+    pub fn filled(mode: BatchMode, margin: Option<f64>, pair_count: usize, rows: usize) -> Self {
         Self {
             mode,
             margin,
@@ -237,7 +238,7 @@ impl<'a> RobotBatch<'a> {
         mut progress: Option<&mut dyn FnMut(BatchProgress)>,
     ) -> Result<BatchResult, SceneError> {
         let s = &self.settings;
-        let mut out = BatchResult::blank(s.mode, s.margin, self.world.pairs().len(), self.rows);
+        let mut out = BatchResult::filled(s.mode, s.margin, self.world.pairs().len(), self.rows);
         let chunks: Vec<usize> = (0..self.chunk_count()).collect();
         let mut done = 0;
         self.run_chunks(&chunks, &mut |c, part| {
@@ -274,7 +275,7 @@ impl<'a> RobotBatch<'a> {
     fn compute_chunk(&self, ws: &mut RobotWorkspace, c: usize) -> Result<BatchResult, RowFailure> {
         let rows = self.chunk_rows(c);
         let s = &self.settings;
-        let mut out = BatchResult::blank(s.mode, s.margin, self.world.pairs().len(), rows.len());
+        let mut out = BatchResult::filled(s.mode, s.margin, self.world.pairs().len(), rows.len());
         // warm starts carry over within a chunk only: its rows do not depend on other chunks
         ws.reset();
         let dof = self.world.dof();
