@@ -185,7 +185,7 @@ impl<'a> RobotBatch<'a> {
         if dof == 0 {
             return Err(SceneError::invalid("configs", "the world has no joints: there is nothing to vary"));
         }
-        if configs.len() % dof != 0 {
+        if !configs.len().is_multiple_of(dof) {
             return Err(SceneError::invalid(
                 "configs",
                 format!(
