@@ -1,7 +1,8 @@
 """Robot distances for millions of configurations on a Ray cluster.
 
-``proxima.ray.distances(robot, Q, chunk_size=..., margin=None)`` cuts the configurations ``Q``
-(N, dof) into chunks of ``chunk_size`` rows, ships each chunk as a numpy array through Ray's
+``proxima.ray.distances(robot, Q, chunk_size=None, margin=None)`` cuts the configurations ``Q``
+(N, dof) into chunks of ``chunk_size`` rows (by default about four chunks per worker, between
+``MIN_AUTO_CHUNK`` and ``MAX_AUTO_CHUNK`` rows), ships each chunk as a numpy array through Ray's
 object store to a task that runs ``robot.distances_batch`` on it, and puts the answers back
 together in input order: the same ``proxima.RobotBatch`` as ``robot.distances_batch(Q)``,
 bit for bit (every row is a cold query, a pure function of its configuration).
@@ -30,9 +31,19 @@ import sys
 
 import numpy as np
 
-#: Rows per chunk by default: about 50-150 ms of work per task for a 7-dof arm on one core,
-#: 100x Ray's per-task overhead (docs/scale-out.md).
-DEFAULT_CHUNK_SIZE = 4096
+#: The automatic chunk size never goes below this: a Panda chunk of 8192 rows is about 90 ms
+#: of work on one core, 27x Ray's per-task overhead measured on a busy 2-core machine, so the
+#: overhead stays under 5 % (docs/scale-out.md).
+MIN_AUTO_CHUNK = 8192
+#: ... nor above this (under a second of work per core: fine-grained progress, cheap retries).
+MAX_AUTO_CHUNK = 65536
+
+
+def auto_chunk_size(n, workers):
+    """The default chunk size for ``n`` rows on ``workers`` parallel tasks: about four chunks
+    per worker (equal shares, no straggling last chunk), clamped to
+    [``MIN_AUTO_CHUNK``, ``MAX_AUTO_CHUNK``]."""
+    return max(MIN_AUTO_CHUNK, min(MAX_AUTO_CHUNK, -(-n // (4 * max(1, workers)))))
 
 _FIELDS = ("min_distance", "pair_a", "pair_b", "in_collision", "lower", "upper")
 
@@ -123,7 +134,7 @@ class _Progress:
 def distances(
     robot,
     Q,
-    chunk_size=DEFAULT_CHUNK_SIZE,
+    chunk_size=None,
     margin=None,
     *,
     clamp=False,
@@ -135,14 +146,17 @@ def distances(
     """Minimum signed distances of ``robot`` at every row of ``Q`` (N, dof) on a Ray
     cluster, as a ``proxima.RobotBatch`` in input order (see the module docs).
 
+    ``chunk_size``: rows per task (default: ``auto_chunk_size(N, parallel tasks)``).
     ``margin``: distances are exact up to it and ``inf`` beyond (as ``Robot.distances_batch``).
     ``threads_per_task``: threads (and CPUs reserved) per chunk task. ``max_retries``: how
     often Ray reruns a chunk whose worker died. ``progress``: a tqdm bar over chunks."""
     import proxima
 
     Q = check_configurations(robot, Q, clamp=clamp)
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise ValueError(f"chunk_size: must be an integer >= 1, got {chunk_size!r}")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1
+    ):
+        raise ValueError(f"chunk_size: must be an integer >= 1 or None, got {chunk_size!r}")
     if margin is not None and not (math.isfinite(margin) and margin >= 0):
         raise ValueError(f"margin: must be finite and >= 0, got {margin!r}")
     if not isinstance(threads_per_task, (int, np.integer)) or threads_per_task < 1:
@@ -151,11 +165,11 @@ def distances(
     if not ray.is_initialized():
         ray.init()
     n = len(Q)
-    chunk_size = int(chunk_size)
+    workers = max(1, int(ray.cluster_resources().get("CPU", 1)) // threads_per_task)
+    chunk_size = auto_chunk_size(n, workers) if chunk_size is None else int(chunk_size)
     bounds = [(s, min(s + chunk_size, n)) for s in range(0, n, chunk_size)]
     if max_in_flight is None:
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        max_in_flight = max(1, 2 * cpus // threads_per_task)
+        max_in_flight = 2 * workers
     robot_ref = ray.put(robot)
     key = robot_ref.hex()
     task = _remote(ray).options(num_cpus=threads_per_task, max_retries=max_retries, retry_exceptions=False)

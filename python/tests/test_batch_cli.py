@@ -8,13 +8,8 @@ import numpy as np
 import pytest
 
 import proxima
-from conftest import REPO, TESTDATA
-
-PANDA = TESTDATA / "robots" / "panda" / "panda.urdf"
-LIMITS = np.array(
-    [[-2.8973, 2.8973], [-1.7628, 1.7628], [-2.8973, 2.8973], [-3.0718, -0.0698],
-     [-2.8973, 2.8973], [-0.0175, 3.7525], [-2.8973, 2.8973], [0.0, 0.04]]
-)
+from conftest import REPO
+from test_robot import LIMITS, PANDA
 
 
 def binary():

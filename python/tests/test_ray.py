@@ -22,21 +22,8 @@ else:
 
 import proxima.ray  # noqa: E402
 
-from conftest import TESTDATA  # noqa: E402
+from test_robot import LIMITS, PANDA  # noqa: E402
 
-PANDA = TESTDATA / "robots" / "panda" / "panda.urdf"
-LIMITS = np.array(
-    [
-        [-2.8973, 2.8973],
-        [-1.7628, 1.7628],
-        [-2.8973, 2.8973],
-        [-3.0718, -0.0698],
-        [-2.8973, 2.8973],
-        [-0.0175, 3.7525],
-        [-2.8973, 2.8973],
-        [0.0, 0.04],
-    ]
-)
 FIELDS = ("min_distance", "pair_a", "pair_b", "in_collision", "lower", "upper")
 
 
@@ -148,7 +135,7 @@ def test_bad_input_raises_before_anything_is_shipped(local_ray, panda, monkeypat
     assert proxima.ray.check_configurations(panda, out, clamp=True).shape == (50, 8)
     with pytest.raises(ValueError, match="dtype"):
         proxima.ray.distances(panda, Q.astype(str))
-    for chunk_size in (0, -5, 2.5, True):
+    for chunk_size in (0, -5, 2.5, True, "4096"):
         with pytest.raises(ValueError, match="chunk_size"):
             proxima.ray.distances(panda, Q, chunk_size=chunk_size)
     for margin in (-0.1, float("nan"), float("inf")):

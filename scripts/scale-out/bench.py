@@ -56,7 +56,7 @@ def main():
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--anchor-limit", type=int, default=20_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--chunk-size", type=int, default=4096)
+    ap.add_argument("--chunk-size", type=int, default=0, help="Ray chunk size (0: automatic)")
     ap.add_argument("--skip", default="", help="comma list of: rust,ray,anchor")
     a = ap.parse_args()
     skip = set(filter(None, a.skip.split(",")))
@@ -86,7 +86,7 @@ def main():
         out = os.path.join(tmp, "ray.npy")
         text = subprocess.run(
             [a.ray_python, os.path.join(HERE, "ray_run.py"), "--urdf", urdf, "--configs", q, "--workers", "2",
-             "--chunk-size", str(a.chunk_size), "--repeat", str(a.repeat), "--out", out],
+             "--repeat", str(a.repeat), "--out", out] + (["--chunk-size", str(a.chunk_size)] if a.chunk_size else []),
             check=True, capture_output=True, text=True,
         ).stdout
         rec = json.loads(text.strip().splitlines()[-1])

@@ -18,28 +18,21 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use proxima_geom::Pose;
-use proxima_robot::{LimitPolicy, LoadOptions, Robot, Srdf};
+use proxima_robot::LimitPolicy;
 use proxima_scene::{DistanceMode, RobotQuerySettings, RobotWorldBuilder};
 use serde_json::{Value, json};
 
 use proxima_cli_support::exit::Finding;
-use proxima_cli_support::files::read_text;
 
-use crate::configs::{parse_list, read_configs};
+use crate::configs::{RobotArgs, parse_list, read_configs};
 use crate::solve::Format;
 
 /// Arguments of `proxima check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The robot's URDF file.
-    #[arg(long)]
-    pub urdf: PathBuf,
-    /// An SRDF file whose disable_collisions pairs are not checked.
-    #[arg(long)]
-    pub srdf: Option<PathBuf>,
-    /// A directory searched for package:// mesh URIs (repeatable).
-    #[arg(long = "package-dir")]
-    pub package_dirs: Vec<PathBuf>,
+    /// The robot.
+    #[command(flatten)]
+    pub robot: RobotArgs,
     /// One configuration: comma-separated joint values in the URDF's actuated-joint order.
     #[arg(long, allow_hyphen_values = true, conflicts_with = "configs", required_unless_present = "configs")]
     pub q: Option<String>,
@@ -62,12 +55,8 @@ pub struct CheckArgs {
 
 /// Runs `proxima check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
-    let options = LoadOptions { package_dirs: args.package_dirs.clone(), ..LoadOptions::default() };
-    let robot = Robot::from_urdf_file(&args.urdf, &options)?;
-    let srdf = match &args.srdf {
-        None => None,
-        Some(p) => Some(Srdf::parse(&read_text(p)?, &p.display().to_string())?),
-    };
+    let (robot, srdf) = args.robot.load()?;
+    let srdf = srdf.map(|(srdf, _)| srdf);
     let configs = match (&args.q, &args.configs) {
         (Some(q), _) => vec![parse_list(q).context("--q")?],
         (None, Some(path)) => read_configs(path, &robot)?.iter().map(<[f64]>::to_vec).collect(),
@@ -85,7 +74,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     if text {
         println!(
             "{} ({} joints, {} links with geometry, {} pairs checked)",
-            args.urdf.display(),
+            args.robot.urdf.display(),
             world.dof(),
             world.bodies().len(),
             world.pairs().len()

@@ -1,15 +1,47 @@
-//! Configuration files of `check` and `batch`: CSV with one configuration per line
-//! (optionally a header of joint names, in any order; `#` comments and blank lines skipped),
-//! or NumPy `.npy` arrays of shape (dof,) or (n, dof), float64 or float32, C order.
+//! What `check` and `batch` share: the robot arguments (URDF, SRDF, package directories) and
+//! configuration files — CSV with one configuration per line (optionally a header of joint
+//! names, in any order; `#` comments and blank lines skipped), or NumPy `.npy` arrays of shape
+//! (dof,) or (n, dof), float64 or float32, C order.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use proxima_robot::Robot;
+use clap::Args;
+use proxima_robot::{LoadOptions, Robot, Srdf};
 
 use proxima_cli_support::files::read_text;
 
 use crate::npy::{Table, read_npy};
+
+/// The robot of `check` and `batch`.
+#[derive(Debug, Args)]
+pub struct RobotArgs {
+    /// The robot's URDF file.
+    #[arg(long)]
+    pub urdf: PathBuf,
+    /// An SRDF file whose disable_collisions pairs are not checked.
+    #[arg(long)]
+    pub srdf: Option<PathBuf>,
+    /// A directory searched for package:// mesh URIs (repeatable).
+    #[arg(long = "package-dir")]
+    pub package_dirs: Vec<PathBuf>,
+}
+
+impl RobotArgs {
+    /// The robot (meshes as exact convex hulls) and its SRDF with the SRDF's text.
+    pub fn load(&self) -> Result<(Robot, Option<(Srdf, String)>)> {
+        let options = LoadOptions { package_dirs: self.package_dirs.clone(), ..LoadOptions::default() };
+        let robot = Robot::from_urdf_file(&self.urdf, &options)?;
+        let srdf = match &self.srdf {
+            None => None,
+            Some(p) => {
+                let text = read_text(p)?;
+                Some((Srdf::parse(&text, &p.display().to_string())?, text))
+            }
+        };
+        Ok((robot, srdf))
+    }
+}
 
 /// Comma-, space- or tab-separated numbers.
 pub fn parse_list(text: &str) -> Result<Vec<f64>> {

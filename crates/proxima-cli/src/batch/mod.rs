@@ -26,15 +26,13 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use proxima_geom::Pose;
-use proxima_robot::{LimitPolicy, LoadOptions, Robot, Srdf};
+use proxima_robot::LimitPolicy;
 use proxima_scene::batch::{
     BatchMode, BatchResult, BatchSettings, DEFAULT_CHUNK_SIZE, RobotBatch, thread_count,
 };
 use proxima_scene::{RobotQuerySettings, RobotWorld, RobotWorldBuilder};
 
-use proxima_cli_support::files::read_text;
-
-use crate::configs::read_configs;
+use crate::configs::{RobotArgs, read_configs};
 use checkpoint::{Checkpoint, Fingerprint, Key};
 use output::{OutputKind, RowCodec, render};
 
@@ -52,15 +50,9 @@ pub enum Mode {
 /// Arguments of `proxima batch`.
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// The robot's URDF file.
-    #[arg(long)]
-    pub urdf: PathBuf,
-    /// An SRDF file whose disable_collisions pairs are not checked.
-    #[arg(long)]
-    pub srdf: Option<PathBuf>,
-    /// A directory searched for package:// mesh URIs (repeatable).
-    #[arg(long = "package-dir")]
-    pub package_dirs: Vec<PathBuf>,
+    /// The robot.
+    #[command(flatten)]
+    pub robot: RobotArgs,
     /// Configurations: a NumPy .npy array (N, dof) or a CSV file (optional header of joint names).
     #[arg(long)]
     pub configs: PathBuf,
@@ -91,13 +83,8 @@ pub struct BatchArgs {
 /// Runs `proxima batch`.
 pub fn run(args: &BatchArgs) -> Result<()> {
     let kind = OutputKind::of(&args.out)?;
-    let options = LoadOptions { package_dirs: args.package_dirs.clone(), ..LoadOptions::default() };
-    let robot = Robot::from_urdf_file(&args.urdf, &options)?;
-    let srdf_text = args.srdf.as_ref().map(|p| read_text(p).map(|t| (p, t))).transpose()?;
-    let srdf = match &srdf_text {
-        None => None,
-        Some((p, text)) => Some(Srdf::parse(text, &p.display().to_string())?),
-    };
+    let (robot, srdf) = args.robot.load()?;
+    let (srdf, srdf_text) = srdf.unzip();
     let configs = read_configs(&args.configs, &robot)?;
     let world =
         RobotWorldBuilder::new().robot(Arc::new(robot), Pose::identity(), "", "robot", srdf).build()?;
@@ -126,7 +113,7 @@ pub fn run(args: &BatchArgs) -> Result<()> {
     let batch = RobotBatch::new(&world, &configs.values, &settings)?;
     let codec = RowCodec::new(mode, world.pairs().len());
     let key = Key {
-        fingerprint: fingerprint(args, &world, &settings, &srdf_text.map(|(_, t)| t))?,
+        fingerprint: fingerprint(args, &world, &settings, &srdf_text)?,
         rows: batch.len() as u64,
         chunk_size: settings.chunk_size as u64,
         row_bytes: codec.row_bytes() as u64,
@@ -237,7 +224,10 @@ fn fingerprint(
 ) -> Result<u64> {
     let mut f = Fingerprint::default();
     f.add(b"proxima batch/1").add(env!("CARGO_PKG_VERSION").as_bytes());
-    f.add(&std::fs::read(&args.urdf).with_context(|| format!("cannot read {}", args.urdf.display()))?);
+    f.add(
+        &std::fs::read(&args.robot.urdf)
+            .with_context(|| format!("cannot read {}", args.robot.urdf.display()))?,
+    );
     f.add(srdf.as_deref().unwrap_or("").as_bytes());
     f.add(&std::fs::read(&args.configs).with_context(|| format!("cannot read {}", args.configs.display()))?);
     for p in world.pieces() {

@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use proxima_geom::{Intersection, Pose, QuerySettings, Shape, distance, intersects, signed_distance};
 
 use crate::batch::runner::{RowFailure, run_chunks, thread_count};
-use crate::batch::settings::DEFAULT_CHUNK_SIZE;
+use crate::batch::settings::{DEFAULT_CHUNK_SIZE, validate_parallel};
 use crate::error::SceneError;
 
 /// One query of a shape-pair batch.
@@ -64,12 +64,7 @@ impl Default for PairBatchSettings {
 impl PairBatchSettings {
     /// Checks every field.
     pub fn validate(&self) -> Result<(), SceneError> {
-        if self.threads == Some(0) {
-            return Err(SceneError::invalid("threads", "must be at least 1 (or None for one per core)"));
-        }
-        if self.chunk_size == 0 {
-            return Err(SceneError::invalid("chunk_size", "must be at least 1"));
-        }
+        validate_parallel(self.threads, self.chunk_size)?;
         self.query.validate().map_err(|source| SceneError::Geometry { at: "settings.query".into(), source })
     }
 

@@ -34,6 +34,17 @@ impl BatchMode {
 /// per-chunk costs (a channel message, a copy of the rows) stay far below 1 %.
 pub const DEFAULT_CHUNK_SIZE: usize = 64;
 
+/// Checks the settings every batch shares: threads ≥ 1 (or `None`), chunk size ≥ 1.
+pub(crate) fn validate_parallel(threads: Option<usize>, chunk_size: usize) -> Result<(), SceneError> {
+    if threads == Some(0) {
+        return Err(SceneError::invalid("threads", "must be at least 1 (or None for one per core)"));
+    }
+    if chunk_size == 0 {
+        return Err(SceneError::invalid("chunk_size", "must be at least 1"));
+    }
+    Ok(())
+}
+
 /// Settings of [`crate::batch::RobotBatch`]. Build with `BatchSettings::default()` and the
 /// `with_*` setters (the struct may grow).
 #[derive(Debug, Clone, PartialEq)]
@@ -71,12 +82,7 @@ impl BatchSettings {
     /// Checks every field: threads ≥ 1, chunk size ≥ 1, margin finite and ≥ 0 and not with
     /// [`BatchMode::AllPairs`], the query settings.
     pub fn validate(&self) -> Result<(), SceneError> {
-        if self.threads == Some(0) {
-            return Err(SceneError::invalid("threads", "must be at least 1 (or None for one per core)"));
-        }
-        if self.chunk_size == 0 {
-            return Err(SceneError::invalid("chunk_size", "must be at least 1"));
-        }
+        validate_parallel(self.threads, self.chunk_size)?;
         if let Some(m) = self.margin {
             if !(m.is_finite() && m >= 0.0) {
                 return Err(SceneError::invalid("margin", format!("must be finite and >= 0, got {m}")));
