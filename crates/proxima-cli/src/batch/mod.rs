@@ -145,7 +145,7 @@ pub fn run(args: &BatchArgs) -> Result<()> {
 
     let bar = ProgressBar::new(batch.len() as u64).with_position(resumed as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} configurations  {per_sec}  eta {eta}")
+        ProgressStyle::with_template("{bar:40} {pos}/{len} configurations  {elapsed_precise}  eta {eta}")
             .expect("a valid template"),
     );
     let start = Instant::now();
