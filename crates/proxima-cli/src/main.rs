@@ -26,6 +26,7 @@
 
 mod completions;
 mod demo;
+mod demo_page;
 mod query;
 mod scalar;
 mod solve;

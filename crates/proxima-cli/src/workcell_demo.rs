@@ -2,7 +2,7 @@
 //! (or a scene file) run for a few thousand 1 kHz cycles through the triage scheduler, every
 //! cycle cross-checked against a brute-force all-pairs evaluation, then the scaled scene
 //! (three arms among 100 obstacles). Prints cycle-time statistics and writes an SVG plot per
-//! run into `--out DIR`.
+//! run and the 3D replay page `index.html` ([`crate::demo_page`]) into `--out DIR`.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -17,6 +17,8 @@ use proxima_scene::{
 use serde_json::{Value, json};
 
 use proxima_cli_support::files;
+
+use crate::demo_page::{self, CellRecorder};
 
 /// The cycle budget the demo checks against.
 const BUDGET: Duration = Duration::from_millis(1);
@@ -52,6 +54,10 @@ pub struct RunSummary {
     pub queries_max: usize,
     /// SVG plot path.
     pub plot: PathBuf,
+    /// Cycle period (s).
+    pub dt: f64,
+    /// The run recorded for the page (taken when the page is written).
+    pub recording: Option<CellRecorder>,
 }
 
 fn pct(sorted: &[Duration], p: f64) -> Duration {
@@ -81,6 +87,7 @@ fn run_cell(
 ) -> Result<RunSummary> {
     let settings = ScheduleSettings::default();
     let mut sched = Scheduler::new(TrackedQuery::default(), settings, &cell.world, &cell.pairs)?;
+    let mut recording = CellRecorder::new(cell, cycles, sched.settings().margin)?;
     let brute_query = ColdQuery::default();
     let bar = ProgressBar::new(cycles as u64);
     bar.set_style(
@@ -105,6 +112,7 @@ fn run_cell(
         cell.set_cycle(c)?;
         let report = sched.run_cycle(&cell.world)?;
         let elapsed = start.elapsed();
+        recording.record(cell, &sched, &report, us(elapsed))?;
         let b0 = Instant::now();
         let brute = brute_force_minimum(&brute_query, &cell.world, &cell.pairs)?;
         brute_times.push(b0.elapsed());
@@ -165,6 +173,8 @@ fn run_cell(
         queries_mean: queries as f64 / cycles.max(1) as f64,
         queries_max,
         plot,
+        dt: cell.dt,
+        recording: Some(recording),
     })
 }
 
@@ -252,6 +262,54 @@ fn print_summary(s: &RunSummary) {
     println!("  plot: {}", s.plot.display());
 }
 
+/// The run's summary as the page shows it (the first line carries the minimum distance in
+/// full, as in the JSON summary).
+fn summary_lines(s: &RunSummary) -> Vec<String> {
+    let ct = &s.cycle_times;
+    vec![
+        format!(
+            "{}: minimum distance {} m ({} – {}) at cycle {} (t = {:.3} s)",
+            s.name,
+            s.min.0,
+            s.min.2,
+            s.min.3,
+            s.min.1,
+            s.min.1 as f64 * s.dt
+        ),
+        format!(
+            "{} cycles, {} objects, {} pairs; cycle time p50 {:.2} µs, p99 {:.2} µs, max {:.2} µs",
+            s.cycles,
+            s.objects,
+            s.pairs,
+            us(pct(ct, 0.5)),
+            us(pct(ct, 0.99)),
+            us(pct(ct, 1.0))
+        ),
+        format!(
+            "brute-force cross-check: {} mismatches; {} of {} cycles over the 1 ms budget",
+            s.mismatches, s.over_budget, s.cycles
+        ),
+    ]
+}
+
+/// Writes `out/index.html`: the main run's summary, one replay tab per run.
+fn write_page(out: &Path, runs: &mut [&mut RunSummary]) -> Result<PathBuf> {
+    let mut summary = Vec::new();
+    let mut views = Vec::new();
+    for (k, s) in runs.iter_mut().enumerate() {
+        let lines = summary_lines(s);
+        if k == 0 {
+            summary.extend(lines.iter().cloned());
+        } else {
+            summary.push(lines[0].clone());
+        }
+        if let Some(rec) = s.recording.take() {
+            views.push(rec.finish(lines)?);
+        }
+    }
+    demo_page::write_page(out, summary, runs[0].min.0, views)
+}
+
 fn summary_json(s: &RunSummary) -> Value {
     let ct = &s.cycle_times;
     json!({
@@ -310,7 +368,7 @@ pub fn run(
         }
     }
     let every = (main_cycles / 16).max(1);
-    let main = run_cell(&mut main_cell, main_cycles, every, text, out)?;
+    let mut main = run_cell(&mut main_cell, main_cycles, every, text, out)?;
     if text {
         println!();
         println!("Summary, {}:", main.name);
@@ -336,8 +394,13 @@ pub fn run(
         }
         scale_summary = Some(s);
     }
+    let page = match scale_summary.as_mut() {
+        Some(scale) => write_page(out, &mut [&mut main, scale])?,
+        None => write_page(out, &mut [&mut main])?,
+    };
     if text {
         println!();
+        println!("3D replay page: {} (open it in a browser; no network needed)", page.display());
         let all_ok = main.mismatches == 0 && scale_summary.as_ref().is_none_or(|s| s.mismatches == 0);
         println!(
             "workcell: {} (brute-force mismatches {}{})",
@@ -359,6 +422,7 @@ pub fn run(
             "min_distance": main.min.0,
             "brute_force_mismatches": main.mismatches + scale_summary.as_ref().map_or(0, |s| s.mismatches),
             "plots": plots,
+            "page": page.display().to_string(),
             "budget_met": main.over_budget == 0,
             "details": extra,
         });
