@@ -8,6 +8,7 @@
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima demo [--out DIR] [--format text|json] [--scene FILE] [--cycles N] [--scale-cycles N]
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
+//! proxima view --workload FILE (--i K | --track T) --out PAGE.html
 //! proxima completions bash|zsh|fish|elvish|powershell
 //!
 //! the lab (proxima-bench): harness runners and experiment reproductions
@@ -30,6 +31,7 @@ mod demo_page;
 mod query;
 mod scalar;
 mod solve;
+mod view;
 mod workcell_demo;
 
 use std::process::ExitCode;
@@ -61,6 +63,8 @@ enum Command {
     /// `reference`: the reference's worked examples, the Siconos LCP test problems and the
     /// geometric listings.
     Demo(demo::DemoArgs),
+    /// Write a self-contained 3D page (no network) of one geometry query or a track of a workload.
+    View(view::ViewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(completions::CompletionsArgs),
     /// Benchmark harness: time the geometry queries of a workload and write JSON Lines results.
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Query(args) => query::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::View(args) => view::run(args),
         Command::Completions(args) => completions::run::<Cli>(args),
         Command::BenchGeometry(args) => bench_geometry::run(args),
         Command::BenchLcp(args) => bench_lcp::run(args),

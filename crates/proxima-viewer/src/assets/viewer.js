@@ -115,7 +115,7 @@
     out vec4 outColor;
     void main() {
       vec3 n = normalize(cross(dFdx(vWorld), dFdy(vWorld)));
-      float l = 0.42 + 0.58 * abs(dot(n, uLight));
+      float l = 0.55 + 0.45 * abs(dot(n, uLight));
       outColor = vec4(uColor.rgb * l, uColor.a);
     }`;
   const FLAT_VS = `#version 300 es
@@ -281,9 +281,9 @@
         if (p) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
       }
     }
-    if (!Number.isFinite(lo[0])) return { centre: [0, 0, 0], radius: 1 };
+    if (!Number.isFinite(lo[0])) return { centre: [0, 0, 0], lo: [0, 0, 0], hi: [0, 0, 0], radius: 1 };
     const centre = scale(add(lo, hi), 0.5);
-    return { centre, radius: Math.max(1e-6, 0.5 * len(sub(hi, lo))) };
+    return { centre, lo, hi, radius: Math.max(1e-6, 0.5 * len(sub(hi, lo))) };
   }
 
   // ---------- robot kinematics (joint sliders) ----------
@@ -366,6 +366,7 @@
   function timeText(v, cycle) {
     const tl = v.tl;
     if (tl.unit === 't') return `t = ${fmt(cycle * tl.dt, 6)}`;
+    if (tl.unit === 'step') return `step ${cycle}`;
     return `${tl.unit} ${cycle} · t = ${(cycle * tl.dt).toFixed(3)} s`;
   }
 
@@ -376,7 +377,7 @@
       $('time-label').textContent = `${timeText(v, s.cycle)} (frame ${s.frame + 1}/${v.tl.frameCycle.length})`;
       lines.push(`<h2>frame</h2><p>${timeText(v, s.cycle)}</p>`);
       if (s.closest) {
-        const warn = s.distance <= v.margin ? ' class="warn"' : '';
+        const warn = v.margin > 0 && s.distance <= v.margin ? ' class="warn"' : '';
         lines.push(`<p${warn} id="closest-pair" data-pair="${esc(s.closest.join('|'))}" data-distance="${s.distance}">closest pair ${esc(s.closest[0])} – ${esc(s.closest[1])}: ${fmt(s.distance, 9)} ${esc(v.data.unit)}</p>`);
       }
       const u = $('under-margin');
@@ -390,7 +391,7 @@
     } else if (v.robot) {
       const d = v.robotDistances;
       if (d && d.closest) {
-        const warn = d.distance <= v.margin ? ' class="warn"' : '';
+        const warn = v.margin > 0 && d.distance <= v.margin ? ' class="warn"' : '';
         lines.push(`<h2>closest pair</h2><p${warn} id="closest-pair" data-pair="${esc(d.closest.join('|'))}" data-distance="${d.distance}">${esc(d.closest[0])} – ${esc(d.closest[1])}: ${fmt(d.distance, 9)} ${esc(v.data.unit)}</p>`);
         lines.push(`<p>bracket [${fmt(d.lower, 9)}, ${fmt(d.upper, 9)}] (page GJK, f64)</p>`);
         $('hud').innerHTML = `${esc(d.closest[0])} – ${esc(d.closest[1])} ${fmt(d.distance)} ${esc(v.data.unit)}`;
@@ -447,13 +448,13 @@
     const s = frameState();
     const closestObjs = new Set(), underObjs = new Set();
     const pairObjs = (p) => v.pairs[p];
-    if (v.tl && s.closestPair >= 0) pairObjs(s.closestPair).forEach((o) => closestObjs.add(o));
+    // with a single pair, colours by group say more than "closest" on both
+    if (v.tl && s.closestPair >= 0 && v.pairs.length > 1) pairObjs(s.closestPair).forEach((o) => closestObjs.add(o));
     if (v.tl) s.underPairs.forEach((p) => pairObjs(p).forEach((o) => underObjs.add(o)));
     if (v.robot && v.robotDistances) {
       if (v.robotDistances.closestPair >= 0) pairObjs(v.robotDistances.closestPair).forEach((o) => closestObjs.add(o));
       v.robotDistances.underPairs.forEach((p) => pairObjs(p).forEach((o) => underObjs.add(o)));
     }
-    if (v.data.annotation) v.data.annotation.pair.forEach((o) => closestObjs.add(o));
 
     // faces, then edges over them (polygon offset pushes faces back)
     gl.useProgram(meshProg.p);
@@ -556,15 +557,16 @@
     drawScratch(new Float32Array([...a, ...b, ...c2, ...b, ...d, ...c2]), gl.TRIANGLES, 1);
   }
 
-  // a faint grid in the z = 0 plane around the focus, spacing a round number
+  // a faint grid under the focus (z = 0 when the focus stands on it), spacing a round number
   function drawGrid(v) {
+    const z = Math.min(0, v.bounds.lo[2]);
     const r = v.bounds.radius, raw = r / 4, p10 = Math.pow(10, Math.floor(Math.log10(raw)));
     const step = [1, 2, 5, 10].map((k) => k * p10).find((s) => s >= raw);
     const n = 12, cx = Math.round(v.bounds.centre[0] / step) * step, cy = Math.round(v.bounds.centre[1] / step) * step;
     const pts = [];
     for (let i = -n; i <= n; i++) {
-      pts.push(cx + i * step, cy - n * step, 0, cx + i * step, cy + n * step, 0);
-      pts.push(cx - n * step, cy + i * step, 0, cx + n * step, cy + i * step, 0);
+      pts.push(cx + i * step, cy - n * step, z, cx + i * step, cy + n * step, z);
+      pts.push(cx - n * step, cy + i * step, z, cx + n * step, cy + i * step, z);
     }
     gl.uniform4f(flatProg.u.uColor, 0.45, 0.5, 0.58, 0.25);
     drawScratch(new Float32Array(pts), gl.LINES, 1);
@@ -595,12 +597,20 @@
       ctx.beginPath(); ctx.moveTo(padL, y(opts.margin)); ctx.lineTo(w - padR, y(opts.margin)); ctx.stroke();
       ctx.setLineDash([]);
     }
-    // min/max envelope per pixel column: any number of cycles draws in O(width)
+    // a polyline through the samples, or (more samples than pixel columns) the min/max
+    // envelope per column: any number of cycles draws in O(width)
     ctx.strokeStyle = opts.colour; ctx.lineWidth = 1.4 * dpr;
     ctx.beginPath();
     const cols = Math.max(1, Math.round(w - padL - padR));
     let started = false;
-    for (let c = 0; c < cols; c++) {
+    if (n <= cols) {
+      for (let i = 0; i < n; i++) {
+        const s = series[i];
+        if (!Number.isFinite(s)) { started = false; continue; }
+        if (!started) { ctx.moveTo(x(i), y(s)); started = true; } else ctx.lineTo(x(i), y(s));
+      }
+    }
+    for (let c = 0; c < cols && n > cols; c++) {
       const i0 = Math.floor(c * n / cols), i1 = Math.max(i0 + 1, Math.floor((c + 1) * n / cols));
       let lo = Infinity, hi = -Infinity;
       for (let i = i0; i < i1 && i < n; i++) { const s = series[i]; if (Number.isFinite(s)) { lo = Math.min(lo, s); hi = Math.max(hi, s); } }
@@ -637,7 +647,7 @@
     const markers = [];
     if (tl.minimum) markers.push({ at: tl.minimum.cycle, value: tl.minimum.distance, colour: '#d9342b', label: `min ${fmt(tl.minimum.distance)} ${v.data.unit}` });
     for (const m of tl.markers) markers.push({ at: m.cycle, value: tl.seriesDistance[m.cycle] || 0, colour: '#2f6fde', label: m.label });
-    const xLabel = tl.unit === 't' ? 't (0 → 1)' : `${tl.unit} (dt = ${fmt(tl.dt)} s)`;
+    const xLabel = tl.unit === 't' ? 't (0 → 1)' : tl.unit === 'step' ? 'step' : `${tl.unit} (dt = ${fmt(tl.dt)} s)`;
     plotSeries($('plot-distance'), tl.seriesDistance, { yMax: tl.yMaxDistance, margin: v.margin, colour: '#1f5fbf', cursor, markers, xLabel });
     if (tl.seriesCycle) {
       plotSeries($('plot-cycle'), tl.seriesCycle, { yMax: tl.yMaxCycle, margin: 0, colour: '#333', cursor, xLabel: `${xLabel}, µs (clipped at 2 × p99)` });
@@ -669,7 +679,8 @@
     const v = view(), tl = v.tl;
     const dtReal = Math.min(0.1, (now - state.last) / 1000);
     state.last = now;
-    const unitSeconds = tl.unit === 't' ? 1 : tl.dt; // a sweep's t runs 0 → 1 in one second at 1×
+    // at 1×: a sweep's t runs 0 → 1 in one second, a track plays 30 steps a second
+    const unitSeconds = tl.unit === 't' ? 1 : tl.unit === 'step' ? 1 / 30 : tl.dt;
     state.clock += state.speed * dtReal / unitSeconds;
     const fc = tl.frameCycle;
     let f = state.frame;

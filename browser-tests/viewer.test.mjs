@@ -1,0 +1,260 @@
+// Browser tests of the pages `proxima demo` and `proxima view` write, in headless Chromium.
+//
+// Independent truth: the demo's own JSON output (summary and sampled trace lines), the closed
+// forms of the near-pass scene (testdata/scenes/near-pass.json: which pair is within the
+// margin in which cycles), and `proxima query`'s answer for the same workload query.
+// Screenshots go to target/browser-tests/.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { canvasStats, launch, open } from './lib/chromium.mjs';
+import { OUT, ROOT, demo, jsonLines, proxima, sameDigits } from './lib/proxima.mjs';
+
+let browser;
+before(async () => {
+  fs.mkdirSync(OUT, { recursive: true });
+  browser = await launch();
+});
+after(async () => { if (browser) await browser.close(); });
+
+function assertClean(problems, what) {
+  assert.deepEqual(problems.console, [], `${what}: console errors`);
+  assert.deepEqual(problems.exceptions, [], `${what}: uncaught exceptions`);
+  assert.deepEqual(problems.network, [], `${what}: network requests (the page must be self-contained)`);
+}
+
+// the amber of the closest pair, lit (factor 0.55..1 of #f0a81a = 240, 168, 26)
+const AMBER = '(r, g, b) => r > 120 && g > 0.6 * r && g < 0.78 * r && b < 0.2 * r';
+// the red of pairs under the margin (#e0453c = 224, 69, 60, lit)
+const RED = '(r, g, b) => r > 110 && g < 0.4 * r && b < 0.4 * r';
+
+describe('the default demo page', () => {
+  let run, page, problems, loadMs;
+  before(async () => {
+    run = demo(path.join(OUT, 'demo'));
+    ({ page, problems, loadMs } = await open(browser.context, run.page));
+    console.log(`# demo page: ${(fs.statSync(run.page).size / 1e6).toFixed(2)} MB, first frame after ${loadMs} ms`);
+  });
+
+  test('is one self-contained file under 20 MB', () => {
+    const size = fs.statSync(run.page).size;
+    assert.ok(size < 20e6, `${size} bytes`);
+    const html = fs.readFileSync(run.page, 'utf8');
+    assert.ok(!/<script[^>]+src=|<link[^>]+href=|url\(http/i.test(html), 'no external script, style or image');
+  });
+
+  test('loads without console errors, exceptions or network requests', async () => {
+    await page.screenshot({ path: path.join(OUT, 'demo-first-frame.png') });
+    assertClean(problems, 'demo page');
+  });
+
+  test('the summary element carries the JSON summary minimum distance to 6 significant digits', async () => {
+    const text = await page.locator('#summary').innerText();
+    const m = text.match(/minimum distance ([0-9.eE+-]+)/);
+    assert.ok(m, text);
+    assert.ok(sameDigits(m[1], run.summary.min_distance, 6), `${m[1]} vs ${run.summary.min_distance}`);
+    // and the full value, digit for digit
+    const full = await page.locator('#summary').getAttribute('data-min-distance');
+    assert.equal(Number(full), run.summary.min_distance);
+  });
+
+  test('the 3D canvas is not blank', async () => {
+    const s = await canvasStats(page);
+    // a blank or single-colour canvas has variance 0 and one colour; the cell shows a floor,
+    // an arm, a fixture and the background
+    assert.ok(s.variance > 50, JSON.stringify(s));
+    assert.ok(s.colours > 40, JSON.stringify(s));
+  });
+
+  test('scrubbing the timeline shows the closest pair the demo reported for that cycle', async () => {
+    const w25 = run.trace.filter((r) => r.scene === run.summary.details.main.scene);
+    assert.ok(w25.length >= 8, 'the demo prints sampled trace lines');
+    // the default run keeps every cycle as a frame, so frame k is cycle k
+    assert.equal(await page.evaluate(() => window.proxima.data.views[0].timeline.stride), 1);
+    const pairs = new Set();
+    for (const rec of w25) {
+      // scrub like a user: set the range input and fire its input event
+      await page.evaluate((frame) => {
+        const s = document.getElementById('scrubber');
+        s.value = String(frame);
+        s.dispatchEvent(new Event('input', { bubbles: true }));
+      }, rec.cycle);
+      const st = await page.evaluate(() => window.proxima.frameState());
+      assert.equal(st.cycle, rec.cycle);
+      assert.deepEqual(st.closest, rec.closest_pair, `cycle ${rec.cycle}`);
+      assert.equal(st.distance, rec.min_distance, `cycle ${rec.cycle}`);
+      const shown = await page.locator('#closest-pair').getAttribute('data-pair');
+      assert.equal(shown, rec.closest_pair.join('|'));
+      assert.match(await page.locator('#time-label').innerText(), new RegExp(`cycle ${rec.cycle} `));
+      pairs.add(rec.closest_pair.join('|'));
+      // the highlighted pair is drawn
+      await page.evaluate(() => window.proxima.renderNow());
+      const s = await canvasStats(page, AMBER);
+      assert.ok(s.hits > 50, `cycle ${rec.cycle}: ${s.hits} highlighted pixels`);
+    }
+    assert.ok(pairs.size >= 2, `the closest pair changes over the run: ${[...pairs]}`);
+    await page.screenshot({ path: path.join(OUT, 'demo-scrubbed.png') });
+  });
+
+  test('the minimum cycle is a frame and shows the minimum', async () => {
+    const main = run.summary.details.main;
+    await page.evaluate((c) => window.proxima.seekCycle(c), main.min_cycle);
+    const st = await page.evaluate(() => window.proxima.frameState());
+    assert.equal(st.cycle, main.min_cycle);
+    assert.equal(st.distance, run.summary.min_distance);
+    assert.deepEqual(st.closest, main.min_pair);
+    await page.screenshot({ path: path.join(OUT, 'demo-minimum.png') });
+  });
+
+  test('dragging the slider with the mouse moves to that part of the run', async () => {
+    const box = await page.locator('#scrubber').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2);
+    const st = await page.evaluate(() => window.proxima.frameState());
+    const frames = await page.evaluate(() => window.proxima.frames());
+    // the thumb's travel is a few pixels shorter than the box: allow 3 %
+    assert.ok(Math.abs(st.frame / (frames - 1) - 0.75) < 0.03, `frame ${st.frame} of ${frames}`);
+  });
+
+  test('play advances the frames, pause stops them', async () => {
+    await page.evaluate(() => window.proxima.seekCycle(0));
+    await page.click('#play');
+    await page.waitForFunction(() => window.proxima.frameState().frame > 20, null, { timeout: 10000 });
+    await page.click('#play');
+    const a = await page.evaluate(() => window.proxima.frameState().frame);
+    await page.waitForTimeout(300);
+    const b = await page.evaluate(() => window.proxima.frameState().frame);
+    assert.equal(a, b, 'paused');
+    assert.equal(await page.locator('#play').innerText(), 'play');
+  });
+
+  test('clicking the distance plot jumps to that time', async () => {
+    const cv = page.locator('#plot-distance');
+    const box = await cv.boundingBox();
+    const g = await page.evaluate(() => {
+      const p = document.getElementById('plot-distance').plotGeometry;
+      return { padL: p.padL / p.dpr, padR: p.padR / p.dpr, n: p.n };
+    });
+    const frac = 0.5;
+    const x = box.x + g.padL + frac * (box.width - g.padL - g.padR);
+    await page.mouse.click(x, box.y + box.height / 2);
+    const st = await page.evaluate(() => window.proxima.frameState());
+    assert.ok(Math.abs(st.cycle - frac * (g.n - 1)) <= 0.01 * g.n, `cycle ${st.cycle} of ${g.n}`);
+  });
+
+  test('the camera orbits when dragged', async () => {
+    const before = await canvasStats(page);
+    const box = await page.locator('#gl').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 30, { steps: 5 });
+    await page.mouse.up();
+    await page.evaluate(() => window.proxima.renderNow());
+    const after = await canvasStats(page);
+    assert.notEqual(before.mean.toFixed(6), after.mean.toFixed(6), 'the image changed');
+    await page.dblclick('#gl');
+  });
+
+  test('every run has a tab; the scaled scene replays too', async () => {
+    const names = await page.locator('#tabs button').allInnerTexts();
+    assert.deepEqual(names, [run.summary.details.main.scene, run.summary.details.scale.scene]);
+    await page.locator('#tabs button').nth(1).click();
+    await page.evaluate((c) => window.proxima.seekCycle(c), run.summary.details.scale.min_cycle);
+    const st = await page.evaluate(() => window.proxima.frameState());
+    assert.equal(st.view, run.summary.details.scale.scene);
+    assert.equal(st.distance, run.summary.details.scale.min_distance);
+    assert.deepEqual(st.closest, run.summary.details.scale.min_pair);
+    await page.evaluate(() => window.proxima.renderNow());
+    assert.ok((await canvasStats(page)).variance > 50);
+    await page.screenshot({ path: path.join(OUT, 'demo-scale.png') });
+    assertClean(problems, 'demo page after interaction');
+  });
+});
+
+describe('pairs under the margin (near-pass scene)', () => {
+  let run, page, problems;
+  before(async () => {
+    run = demo(path.join(OUT, 'near-pass'), ['--scene', path.join(ROOT, 'testdata/scenes/near-pass.json')]);
+    ({ page, problems } = await open(browser.context, run.page));
+  });
+
+  test('the pairs under the 2 cm margin are exactly those of the closed forms, frame by frame', async () => {
+    // slider–post: the box face 0.015 from the post while |x| ≤ 0.1, the corner distance
+    // sqrt((|x| − 0.1)² + 0.115²) − 0.1 ≤ 0.02 up to |x| = 0.1343: cycles 37..63 (x = −0.5 + 0.01 c);
+    // ball–post: sqrt(0.21² + y²) − 0.2 ≤ 0.02 for |y| ≤ 0.0656: cycles 144..156 (y = 1.5 − 0.01 c).
+    // The nearest cycles outside are ≥ 1.3 mm beyond the margin, far above rounding.
+    const expected = (c) => {
+      const out = [];
+      if (c >= 37 && c <= 63) out.push('post|slider');
+      if (c >= 144 && c <= 156) out.push('post|ball');
+      return out;
+    };
+    const got = await page.evaluate(() => {
+      const out = [];
+      for (let f = 0; f < window.proxima.frames(); f++) {
+        window.proxima.setFrame(f);
+        const s = window.proxima.frameState();
+        out.push({ cycle: s.cycle, under: s.under.map((p) => p.join('|')).sort() });
+      }
+      return out;
+    });
+    assert.equal(got.length, 200);
+    for (const { cycle, under } of got) assert.deepEqual(under, expected(cycle), `cycle ${cycle}`);
+  });
+
+  test('they are highlighted in the 3D view and listed, and not otherwise', async () => {
+    for (const [cycle, listed] of [[50, ['post – slider']], [150, ['post – ball']], [100, []]]) {
+      await page.evaluate((c) => { window.proxima.seekCycle(c); window.proxima.renderNow(); }, cycle);
+      const s = await canvasStats(page, RED);
+      const rows = await page.locator('#under-margin p.warn').allInnerTexts();
+      assert.deepEqual(rows, listed, `cycle ${cycle}`);
+      if (listed.length) assert.ok(s.hits > 100, `cycle ${cycle}: ${s.hits} red pixels`);
+      else assert.ok(s.hits < 20, `cycle ${cycle}: ${s.hits} red pixels without a pair under the margin`);
+      await page.screenshot({ path: path.join(OUT, `near-pass-${cycle}.png`) });
+    }
+    assertClean(problems, 'near-pass page');
+  });
+
+  test('the closest pair follows the data: slider–post, then ball–post', async () => {
+    for (const [cycle, pair] of [[50, ['post', 'slider']], [150, ['post', 'ball']]]) {
+      await page.evaluate((c) => window.proxima.seekCycle(c), cycle);
+      assert.deepEqual((await page.evaluate(() => window.proxima.frameState())).closest, pair);
+    }
+    const text = await page.locator('#summary').innerText();
+    assert.ok(sameDigits(text.match(/minimum distance ([0-9.eE+-]+)/)[1], run.summary.min_distance));
+  });
+});
+
+describe('proxima view --workload', () => {
+  const workload = path.join(ROOT, 'testdata/geometry/tiny.json');
+  const answers = jsonLines(proxima(['query', workload, '--format', 'jsonl']));
+
+  for (const i of [1, 3, 6]) {
+    test(`query ${i}: the page shows proxima query's distance, witnesses and bracket`, async () => {
+      const file = path.join(OUT, `tiny-${i}.html`);
+      proxima(['view', '--workload', workload, '--i', String(i), '--out', file]);
+      const { page, problems } = await open(browser.context, file);
+      const want = answers[i];
+      assert.equal(want.status, 'ok');
+      const a = await page.evaluate(() => window.proxima.data.views[0].annotation);
+      assert.equal(a.distance, want.distance);
+      assert.deepEqual([a.point_a, a.point_b], [want.p_a, want.p_b]);
+      assert.deepEqual([a.lower, a.upper], [want.lower, want.upper]);
+      const text = await page.locator('#summary').innerText();
+      assert.ok(text.includes(`distance ${want.distance}`) || want.distance === 0, text);
+      assert.ok(text.includes(`[${want.lower}, ${want.upper}]`), text);
+      assert.ok((await canvasStats(page)).variance > 20);
+      await page.screenshot({ path: path.join(OUT, `tiny-${i}.png`) });
+      assertClean(problems, `query ${i} page`);
+      await page.close();
+    });
+  }
+
+  test('a bad query index is an input error (exit 2, one line)', () => {
+    assert.throws(
+      () => proxima(['view', '--workload', workload, '--i', '99', '--out', path.join(OUT, 'x.html')]),
+      (e) => e.status === 2 && /--i 99/.test(e.stderr) && e.stderr.trim().split('\n').length === 1,
+    );
+  });
+});
