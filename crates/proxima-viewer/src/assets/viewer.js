@@ -210,7 +210,7 @@
   // ---------- colours ----------
   const hex = (h) => [parseInt(h.slice(1, 3), 16) / 255, parseInt(h.slice(3, 5), 16) / 255, parseInt(h.slice(5, 7), 16) / 255];
   const PALETTE = ['#8ea6c9', '#c9b08a', '#9cc59a', '#c59ac0', '#8ac4c4', '#d0a07e', '#a8a0d8', '#b8c27e'];
-  const GROUND = '#d5d9df';
+  const GROUND = '#e4e7ec';
   const CLOSEST = hex('#f0a81a');
   const UNDER = hex('#e0453c');
   const RED = hex('#d9342b'), AMBER = hex('#e8a21a'), GREEN = hex('#2ea043');
@@ -696,7 +696,7 @@
   function resetCamera() {
     const b = view().bounds, c = state.camera;
     c.target = b.centre.slice();
-    c.dist = 1.15 * b.radius / Math.sin(c.fov / 2);
+    c.dist = 0.95 * b.radius / Math.sin(c.fov / 2);
     c.az = -0.9; c.el = 0.45;
     requestRender();
   }
