@@ -156,6 +156,29 @@ describe('the default demo page', () => {
     await page.dblclick('#gl');
   });
 
+  test("the page's own GJK agrees with the recorded certified distances", async () => {
+    // The robot view computes distances in the page; here its GJK meets the library's answers
+    // on the W25 hulls (boxes, prism polyhedra). Tolerance: poses are stored as f32 (≤ 6e-8
+    // relative, ~1e-7 m at the arm's 2 m reach) and GJK stops at a 1e-12 relative gap: 1e-6 m.
+    const rows = await page.evaluate(() => {
+      const t = window.proxima.data.views[0].timeline, out = [];
+      const pairs = window.proxima.data.views[0].pairs;
+      for (let f = 0; f < window.proxima.frames(); f += 97) {
+        window.proxima.setFrame(f);
+        const s = window.proxima.frameState();
+        const [i, j] = pairs[s.closestPair];
+        const r = window.proxima.distance(i, j);
+        out.push({ cycle: s.cycle, want: s.distance, got: r.distance, lower: r.lower, upper: r.upper });
+      }
+      return out;
+    });
+    assert.ok(rows.length >= 40);
+    for (const r of rows) {
+      assert.ok(Math.abs(r.got - r.want) <= 1e-6, JSON.stringify(r));
+      assert.ok(r.lower <= r.got && r.got <= r.upper && r.upper - r.lower <= 1e-6, JSON.stringify(r));
+    }
+  });
+
   test('every run has a tab; the scaled scene replays too', async () => {
     const names = await page.locator('#tabs button').allInnerTexts();
     assert.deepEqual(names, [run.summary.details.main.scene, run.summary.details.scale.scene]);
@@ -214,6 +237,22 @@ describe('pairs under the margin (near-pass scene)', () => {
       await page.screenshot({ path: path.join(OUT, `near-pass-${cycle}.png`) });
     }
     assertClean(problems, 'near-pass page');
+  });
+
+  test("the page's GJK on the exact primitives (cylinder, box, sphere) matches every frame", async () => {
+    const rows = await page.evaluate(() => {
+      const pairs = window.proxima.data.views[0].pairs, out = [];
+      for (let f = 0; f < window.proxima.frames(); f++) {
+        window.proxima.setFrame(f);
+        const s = window.proxima.frameState();
+        const [i, j] = pairs[s.closestPair];
+        out.push({ cycle: s.cycle, want: s.distance, got: window.proxima.distance(i, j).distance });
+      }
+      return out;
+    });
+    // f32 poses: ≤ 6e-8 relative at ~1.5 m; GJK gap 1e-12 relative; the cylinder's support is
+    // its exact formula, not the drawn 32-gon (which would be off by up to 5e-4 here)
+    for (const r of rows) assert.ok(Math.abs(r.got - r.want) <= 1e-6, JSON.stringify(r));
   });
 
   test('the closest pair follows the data: slider–post, then ball–post', async () => {

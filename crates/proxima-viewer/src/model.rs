@@ -85,12 +85,15 @@ pub struct View {
 pub enum MeshData {
     /// Triangles (`f32` positions, `u32` index triples).
     Mesh {
-        /// x, y, z per vertex.
+        /// x, y, z per vertex (`f32`, or `f64` in a [`SceneBuilder::precise`] scene).
         positions: Encoded,
         /// Three indices per triangle.
         triangles: Encoded,
         /// `"exact"` or `"inscribed"` ([`mesh::Fidelity`]).
         fidelity: &'static str,
+        /// The curved shape's exact support function, when the mesh is inscribed in a
+        /// primitive; the page's distances then use it instead of the mesh vertices.
+        support: Option<SupportData>,
     },
     /// A segment.
     Segment {
@@ -104,13 +107,70 @@ pub enum MeshData {
     },
 }
 
+/// A curved primitive's parameters, for an exact support function in the page (local frame,
+/// the conventions of [`proxima_geom::shape`]: axes along z, centred at the origin).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SupportData {
+    /// A ball.
+    Sphere {
+        /// Radius.
+        radius: f64,
+    },
+    /// A segment (0, 0, ±half_height) swept by a ball.
+    Capsule {
+        /// Radius.
+        radius: f64,
+        /// Half the segment's length.
+        half_height: f64,
+    },
+    /// x² + y² ≤ r², |z| ≤ half_height.
+    Cylinder {
+        /// Radius.
+        radius: f64,
+        /// Half height.
+        half_height: f64,
+    },
+    /// Apex (0, 0, half_height), base disk of `radius` at z = −half_height.
+    Cone {
+        /// Base radius.
+        radius: f64,
+        /// Half height.
+        half_height: f64,
+    },
+    /// (x/a)² + (y/b)² + (z/c)² ≤ 1.
+    Ellipsoid {
+        /// (a, b, c).
+        radii: [f64; 3],
+    },
+}
+
+impl SupportData {
+    /// The parameters of `shape` when it is one of the curved primitives.
+    pub fn of(shape: &Shape) -> Option<Self> {
+        Some(match shape {
+            Shape::Sphere(s) => SupportData::Sphere { radius: s.radius() },
+            Shape::Capsule(c) => SupportData::Capsule { radius: c.radius(), half_height: c.half_height() },
+            Shape::Cylinder(c) => SupportData::Cylinder { radius: c.radius(), half_height: c.half_height() },
+            Shape::Cone(c) => SupportData::Cone { radius: c.radius(), half_height: c.half_height() },
+            Shape::Ellipsoid(e) => SupportData::Ellipsoid { radii: [e.radii().x, e.radii().y, e.radii().z] },
+            _ => return None,
+        })
+    }
+}
+
 impl MeshData {
-    fn of(d: &Drawable) -> Self {
+    fn of(d: &Drawable, shape: &Shape, precise: bool) -> Self {
         match d {
             Drawable::Mesh(m) => MeshData::Mesh {
-                positions: encode::f32s(&m.positions.concat()),
+                positions: if precise {
+                    encode::f64s(&m.positions.concat())
+                } else {
+                    encode::f32s(&m.positions.concat())
+                },
                 triangles: encode::u32s(&m.triangles.concat()),
                 fidelity: m.fidelity.as_str(),
+                support: SupportData::of(shape),
             },
             Drawable::Segment(points) => MeshData::Segment { points: *points },
             Drawable::Point(point) => MeshData::Point { point: *point },
@@ -272,12 +332,19 @@ pub struct SceneBuilder {
     meshes: Vec<MeshData>,
     objects: Vec<ObjectData>,
     index: HashMap<String, u32>,
+    precise: bool,
 }
 
 impl SceneBuilder {
     /// An empty scene.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty scene whose mesh positions are stored as `f64` (for views where the page
+    /// computes distances from them, e.g. a robot's hulls), not `f32`.
+    pub fn precise() -> Self {
+        Self { precise: true, ..Self::default() }
     }
 
     /// Adds an object; returns its index. Errors: a non-finite pose, a shape the hull
@@ -293,7 +360,7 @@ impl SceneBuilder {
             }
             other => other,
         })?;
-        let data = MeshData::of(&drawable);
+        let data = MeshData::of(&drawable, shape, self.precise);
         // identical drawables (the same link in several arms) share one entry
         let key = serde_json::to_string(&data).unwrap_or_default();
         let next = self.meshes.len() as u32;

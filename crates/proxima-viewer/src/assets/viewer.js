@@ -154,6 +154,7 @@
       const tris = decode(md.triangles);
       g.count = tris.length;
       g.fidelity = md.fidelity;
+      g.support = md.support;
       const edges = featureEdges(g.positions, tris);
       g.edgeCount = edges.length;
       if (gl) {
@@ -161,7 +162,7 @@
         gl.bindVertexArray(g.vao);
         const vb = gl.createBuffer();
         gl.bindBuffer(gl.ARRAY_BUFFER, vb);
-        gl.bufferData(gl.ARRAY_BUFFER, g.positions, gl.STATIC_DRAW);
+        gl.bufferData(gl.ARRAY_BUFFER, g.positions instanceof Float32Array ? g.positions : new Float32Array(g.positions), gl.STATIC_DRAW);
         gl.enableVertexAttribArray(0);
         gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 0, 0);
         const ib = gl.createBuffer();
@@ -284,6 +285,145 @@
     if (!Number.isFinite(lo[0])) return { centre: [0, 0, 0], lo: [0, 0, 0], hi: [0, 0, 0], radius: 1 };
     const centre = scale(add(lo, hi), 0.5);
     return { centre, lo, hi, radius: Math.max(1e-6, 0.5 * len(sub(hi, lo))) };
+  }
+
+  // ---------- distances in the page (robot view): GJK on support functions ----------
+  // Local support functions: the exact primitive when the mesh is inscribed in one, else the
+  // mesh vertices (exact for polytopes: the hull's vertices, as the library's queries use).
+  function localSupport(g) {
+    const s = g.support, sgn = (x, h) => (x >= 0 ? h : -h);
+    if (s && s.type === 'sphere') return (d) => scale(norm(d), s.radius);
+    if (s && s.type === 'capsule') return (d) => add([0, 0, sgn(d[2], s.half_height)], scale(norm(d), s.radius));
+    if (s && s.type === 'cylinder') {
+      return (d) => {
+        const r = Math.hypot(d[0], d[1]), k = r > 0 ? s.radius / r : 0;
+        return [d[0] * k, d[1] * k, sgn(d[2], s.half_height)];
+      };
+    }
+    if (s && s.type === 'cone') {
+      return (d) => {
+        const r = Math.hypot(d[0], d[1]), k = r > 0 ? s.radius / r : 0, rim = [d[0] * k, d[1] * k, -s.half_height];
+        return dot(d, rim) > d[2] * s.half_height ? rim : [0, 0, s.half_height];
+      };
+    }
+    if (s && s.type === 'ellipsoid') {
+      return (d) => {
+        const [a, b, c] = s.radii, dm = [d[0] * a, d[1] * b, d[2] * c], l = len(dm);
+        return l > 0 ? [dm[0] * a / l, dm[1] * b / l, dm[2] * c / l] : [0, 0, 0];
+      };
+    }
+    const p = g.positions;
+    return (d) => {
+      let best = -Infinity, k = 0;
+      for (let i = 0; i < p.length; i += 3) {
+        const v = p[i] * d[0] + p[i + 1] * d[1] + p[i + 2] * d[2];
+        if (v > best) { best = v; k = i; }
+      }
+      return [p[k], p[k + 1], p[k + 2]];
+    };
+  }
+  // world support of a local support function under the pose matrix m: R s(Rᵀ d) + t
+  function placed(local, m) {
+    return (d) => {
+      const p = local([m[0] * d[0] + m[1] * d[1] + m[2] * d[2], m[4] * d[0] + m[5] * d[1] + m[6] * d[2], m[8] * d[0] + m[9] * d[1] + m[10] * d[2]]);
+      return M.point(m, p[0], p[1], p[2]);
+    };
+  }
+
+  // The point of the hull of `pts` (≤ 4 points) nearest the origin: every face's affine
+  // projection with non-negative barycentric weights, the nearest kept (Johnson's
+  // sub-simplex enumeration; 15 faces at most, each a ≤ 3×3 solve).
+  function nearestOnSimplex(pts) {
+    let best = null;
+    const n = pts.length;
+    for (let mask = 1; mask < 1 << n; mask++) {
+      const idx = [];
+      for (let i = 0; i < n; i++) if (mask & (1 << i)) idx.push(i);
+      const p0 = pts[idx[0]], e = idx.slice(1).map((i) => sub(pts[i], p0)), k = e.length;
+      // normal equations G μ = r for v = p0 + Σ μ_i e_i ⟂ every e_i
+      const G = e.map((a) => e.map((b) => dot(a, b))), r = e.map((a) => -dot(a, p0));
+      const mu = solveSmall(G, r);
+      if (!mu) continue;
+      const lam = [1 - mu.reduce((x, y) => x + y, 0), ...mu];
+      if (lam.some((l) => l < -1e-12)) continue;
+      let v = p0;
+      for (let i = 0; i < k; i++) v = add(v, scale(e[i], mu[i]));
+      const vv = dot(v, v);
+      if (!best || vv < best.vv) best = { vv, v, idx, lam: lam.map((l) => Math.max(0, l)) };
+    }
+    return best;
+  }
+  // Gaussian elimination with partial pivoting; null when (nearly) singular
+  function solveSmall(G, r) {
+    const k = r.length, A = G.map((row, i) => [...row, r[i]]);
+    let scaleG = 0;
+    for (const row of G) for (const x of row) scaleG = Math.max(scaleG, Math.abs(x));
+    for (let c = 0; c < k; c++) {
+      let piv = c;
+      for (let i = c + 1; i < k; i++) if (Math.abs(A[i][c]) > Math.abs(A[piv][c])) piv = i;
+      if (Math.abs(A[piv][c]) <= 1e-13 * scaleG) return null;
+      [A[c], A[piv]] = [A[piv], A[c]];
+      for (let i = c + 1; i < k; i++) {
+        const f = A[i][c] / A[c][c];
+        for (let j = c; j <= k; j++) A[i][j] -= f * A[c][j];
+      }
+    }
+    const x = new Array(k).fill(0);
+    for (let i = k - 1; i >= 0; i--) {
+      let t = A[i][k];
+      for (let j = i + 1; j < k; j++) t -= A[i][j] * x[j];
+      x[i] = t / A[i][i];
+    }
+    return x;
+  }
+
+  // GJK on world support functions: the distance, witness points (the simplex's weights
+  // applied to the supports of A and B) and a bracket: upper = |p_a − p_b|, lower = the
+  // separation of the two sets along n = v/|v|, min n·a − max n·b, evaluated by the supports.
+  function gjk(supA, supB) {
+    let simplex = [];
+    let v = sub(supA([1, 0, 0]), supB([-1, 0, 0])), lam = [1];
+    simplex.push({ w: v, a: supA([1, 0, 0]), b: supB([-1, 0, 0]) });
+    let lower = 0;
+    for (let it = 0; it < 100; it++) {
+      const vv = dot(v, v);
+      if (vv <= 1e-30) break;
+      const a = supA(scale(v, -1)), b = supB(v), w = sub(a, b);
+      // every point x of A − B has n·x ≥ n·w (n = v/|v|, w its support towards −n): a lower bound
+      lower = Math.max(lower, dot(v, w) / Math.sqrt(vv));
+      // duality gap |v|² − v·w ≥ |v| (|v| − distance): stop when it is tiny
+      if (vv - dot(v, w) <= 1e-12 * vv || simplex.some((s) => s.w[0] === w[0] && s.w[1] === w[1] && s.w[2] === w[2])) break;
+      const next = nearestOnSimplex([...simplex.map((s) => s.w), w]);
+      const all = [...simplex, { w, a, b }];
+      if (!next || next.vv >= vv) break;
+      simplex = next.idx.map((i) => all[i]);
+      lam = next.lam;
+      v = next.v;
+    }
+    const pa = [0, 0, 0], pb = [0, 0, 0];
+    simplex.forEach((s, i) => { for (let k = 0; k < 3; k++) { pa[k] += lam[i] * s.a[k]; pb[k] += lam[i] * s.b[k]; } });
+    const upper = len(sub(pa, pb));
+    if (dot(v, v) <= 1e-30) return { distance: 0, lower: 0, upper, pa, pb, intersecting: true };
+    return { distance: upper, lower: Math.min(lower, upper), upper, pa, pb, intersecting: false };
+  }
+
+  function objectDistance(v, i, j) {
+    v.supports = v.supports || v.objects.map((o) => localSupport(v.meshes[o.mesh]));
+    return gjk(placed(v.supports[i], v.current[i]), placed(v.supports[j], v.current[j]));
+  }
+
+  // every monitored pair at the current configuration: the closest, and those under the margin
+  function robotDistances(v) {
+    const out = { closest: null, closestPair: -1, distance: Infinity, lower: NaN, upper: NaN, witness: null, under: [], underPairs: [], pairs: [] };
+    v.pairs.forEach(([i, j], p) => {
+      const r = objectDistance(v, i, j);
+      out.pairs.push(r.distance);
+      if (r.distance < out.distance) {
+        Object.assign(out, { closest: [v.objects[i].name, v.objects[j].name], closestPair: p, distance: r.distance, lower: r.lower, upper: r.upper, witness: [r.pa, r.pb] });
+      }
+      if (r.distance <= v.margin) { out.under.push([v.objects[i].name, v.objects[j].name]); out.underPairs.push(p); }
+    });
+    return out;
   }
 
   // ---------- robot kinematics (joint sliders) ----------
@@ -751,7 +891,7 @@
   }
   function updateRobot(v) {
     poseRobot(v);
-    v.robotDistances = window.ProximaGjk ? window.ProximaGjk.robotDistances(v) : null;
+    v.robotDistances = robotDistances(v);
     updateInfo();
     requestRender();
   }
@@ -830,6 +970,8 @@
     data: DATA, frameState, seekCycle, setFrame, selectView,
     views: () => state.views.length, currentView: () => state.index, frames: () => (view().tl ? view().tl.frameCycle.length : 0),
     setJoint(k, value) { const v = view(); v.robot.q[k] = value; updateRobot(v); },
+    // the page's GJK between objects i and j of the current view, at their current poses
+    distance(i, j) { return objectDistance(view(), i, j); },
     renderNow() { render(); },
   };
   document.body.dataset.ready = '1';
