@@ -148,7 +148,7 @@ impl ReplayRecorder {
             return Err(e);
         }
         let is_best = closest.is_some() && self.best.as_ref().is_none_or(|b| distance < b.distance);
-        let keep = cycle % self.stride == 0;
+        let keep = cycle.is_multiple_of(self.stride);
         self.series_distance.push(distance);
         self.series_us.push(cycle_us.unwrap_or(f64::NAN));
         self.measured_time |= cycle_us.is_some();
