@@ -72,7 +72,7 @@ pub use encode::Encoded;
 pub use error::ViewerError;
 pub use model::{
     Annotation, Attachment, JointData, Marker, MeshData, Minimum, ObjectData, Page, RobotData, SceneBuilder,
-    SupportData, Timeline, View, ViewKind, pose7,
+    Timeline, View, ViewKind, pose7, primitive_spec,
 };
 pub use page::render;
 pub use replay::{ClosestSample, ReplayRecorder, ReplaySettings};

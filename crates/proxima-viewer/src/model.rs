@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 
 use nalgebra::{Rotation3, UnitQuaternion};
+use proxima_geom::shape::ShapeSpec;
 use proxima_geom::{Pose, Shape};
 use serde::Serialize;
 
@@ -93,7 +94,7 @@ pub enum MeshData {
         fidelity: &'static str,
         /// The curved shape's exact support function, when the mesh is inscribed in a
         /// primitive; the page's distances then use it instead of the mesh vertices.
-        support: Option<SupportData>,
+        support: Option<ShapeSpec>,
     },
     /// A segment.
     Segment {
@@ -107,56 +108,18 @@ pub enum MeshData {
     },
 }
 
-/// A curved primitive's parameters, for an exact support function in the page (local frame,
-/// the conventions of [`proxima_geom::shape`]: axes along z, centred at the origin).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum SupportData {
-    /// A ball.
-    Sphere {
-        /// Radius.
-        radius: f64,
-    },
-    /// A segment (0, 0, ±half_height) swept by a ball.
-    Capsule {
-        /// Radius.
-        radius: f64,
-        /// Half the segment's length.
-        half_height: f64,
-    },
-    /// x² + y² ≤ r², |z| ≤ half_height.
-    Cylinder {
-        /// Radius.
-        radius: f64,
-        /// Half height.
-        half_height: f64,
-    },
-    /// Apex (0, 0, half_height), base disk of `radius` at z = −half_height.
-    Cone {
-        /// Base radius.
-        radius: f64,
-        /// Half height.
-        half_height: f64,
-    },
-    /// (x/a)² + (y/b)² + (z/c)² ≤ 1.
-    Ellipsoid {
-        /// (a, b, c).
-        radii: [f64; 3],
-    },
-}
-
-impl SupportData {
-    /// The parameters of `shape` when it is one of the curved primitives.
-    pub fn of(shape: &Shape) -> Option<Self> {
-        Some(match shape {
-            Shape::Sphere(s) => SupportData::Sphere { radius: s.radius() },
-            Shape::Capsule(c) => SupportData::Capsule { radius: c.radius(), half_height: c.half_height() },
-            Shape::Cylinder(c) => SupportData::Cylinder { radius: c.radius(), half_height: c.half_height() },
-            Shape::Cone(c) => SupportData::Cone { radius: c.radius(), half_height: c.half_height() },
-            Shape::Ellipsoid(e) => SupportData::Ellipsoid { radii: [e.radii().x, e.radii().y, e.radii().z] },
-            _ => return None,
-        })
-    }
+/// A curved primitive as its [`ShapeSpec`] (the workspace's one shape description), for an
+/// exact support function in the page; `None` for other shapes (their mesh is exact, or
+/// inscribed in a composite).
+pub fn primitive_spec(shape: &Shape) -> Option<ShapeSpec> {
+    Some(match shape {
+        Shape::Sphere(s) => ShapeSpec::Sphere { radius: s.radius() },
+        Shape::Capsule(c) => ShapeSpec::Capsule { radius: c.radius(), half_height: c.half_height() },
+        Shape::Cylinder(c) => ShapeSpec::Cylinder { radius: c.radius(), half_height: c.half_height() },
+        Shape::Cone(c) => ShapeSpec::Cone { radius: c.radius(), half_height: c.half_height() },
+        Shape::Ellipsoid(e) => ShapeSpec::Ellipsoid { radii: [e.radii().x, e.radii().y, e.radii().z] },
+        _ => return None,
+    })
 }
 
 impl MeshData {
@@ -170,7 +133,7 @@ impl MeshData {
                 },
                 triangles: encode::u32s(&m.triangles.concat()),
                 fidelity: m.fidelity.as_str(),
-                support: SupportData::of(shape),
+                support: primitive_spec(shape),
             },
             Drawable::Segment(points) => MeshData::Segment { points: *points },
             Drawable::Point(point) => MeshData::Point { point: *point },
@@ -415,6 +378,22 @@ mod tests {
         for (a, b) in q.iter().zip(want) {
             assert!((a - b).abs() <= 1e-15, "{q:?}");
         }
+    }
+
+    #[test]
+    fn primitive_specs_rebuild_the_same_shapes() {
+        use proxima_geom::shape::{Capsule, Cone, Cylinder, Ellipsoid, Sphere};
+        let shapes = [
+            Shape::Sphere(Sphere::new(0.5).unwrap()),
+            Shape::Capsule(Capsule::new(0.25, 1.5).unwrap()),
+            Shape::Cylinder(Cylinder::new(0.125, 2.0).unwrap()),
+            Shape::Cone(Cone::new(1.0, 0.75).unwrap()),
+            Shape::Ellipsoid(Ellipsoid::new([1.0, 2.0, 3.0]).unwrap()),
+        ];
+        for s in shapes {
+            assert_eq!(primitive_spec(&s).unwrap().to_shape().unwrap(), s);
+        }
+        assert_eq!(primitive_spec(&Shape::Cuboid(Cuboid::new([1.0; 3]).unwrap())), None);
     }
 
     #[test]
