@@ -89,10 +89,10 @@ describe('the default demo page', () => {
       assert.equal(shown, rec.closest_pair.join('|'));
       assert.match(await page.locator('#time-label').innerText(), new RegExp(`cycle ${rec.cycle} `));
       pairs.add(rec.closest_pair.join('|'));
-      // the highlighted pair is drawn
+      // the highlighted pair is drawn (thousands of pixels; none when the tint is off)
       await page.evaluate(() => window.proxima.renderNow());
       const s = await canvasStats(page, AMBER);
-      assert.ok(s.hits > 50, `cycle ${rec.cycle}: ${s.hits} highlighted pixels`);
+      assert.ok(s.hits > 1000, `cycle ${rec.cycle}: ${s.hits} highlighted pixels`);
     }
     assert.ok(pairs.size >= 2, `the closest pair changes over the run: ${[...pairs]}`);
     await page.screenshot({ path: path.join(OUT, 'demo-scrubbed.png') });
@@ -232,7 +232,8 @@ describe('pairs under the margin (near-pass scene)', () => {
       const s = await canvasStats(page, RED);
       const rows = await page.locator('#under-margin p.warn').allInnerTexts();
       assert.deepEqual(rows, listed, `cycle ${cycle}`);
-      if (listed.length) assert.ok(s.hits > 100, `cycle ${cycle}: ${s.hits} red pixels`);
+      if (listed.length) assert.ok(s.hits > 1000, `cycle ${cycle}: ${s.hits} red pixels`);
+      // (the witness segment is red only at or under the margin: a few hundred pixels)
       else assert.ok(s.hits < 20, `cycle ${cycle}: ${s.hits} red pixels without a pair under the margin`);
       await page.screenshot({ path: path.join(OUT, `near-pass-${cycle}.png`) });
     }

@@ -235,13 +235,15 @@ pub struct Annotation {
 /// a translation along (prismatic) the joint axis; fixed joints have no slider.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RobotData {
+    /// Index of the root link in `links`.
+    pub root: u32,
     /// Pose of the root link.
     pub base: [f64; 7],
     /// Joints in an order where every parent link comes before its children.
     pub joints: Vec<JointData>,
     /// For each object, the link it is attached to (index into `links`) and its local pose.
     pub attachments: Vec<Attachment>,
-    /// Link names; link 0 is the root.
+    /// Link names.
     pub links: Vec<String>,
     /// Configuration shown first (one value per joint, in `joints` order).
     pub initial: Vec<f64>,

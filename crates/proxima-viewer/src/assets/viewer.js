@@ -438,7 +438,7 @@
   // translation along the axis), mimic joints follow their driver.
   function robotFrames(robot) {
     const r = robot.data, frames = new Array(r.links.length);
-    frames[0] = M.fromPose(r.base);
+    frames[r.root] = M.fromPose(r.base);
     r.joints.forEach((j, k) => {
       let q = robot.q[k];
       if (j.mimic) q = robot.q[j.mimic[0]] * j.mimic[1] + j.mimic[2];
@@ -923,13 +923,12 @@
     if (hasTl) {
       $('scrubber').max = String(v.tl.frameCycle.length - 1);
       $('cycle-figure').hidden = !v.tl.seriesCycle;
-      state.speed = v.tl.unit === 't' ? 0.25 : 0.25;
       $('speed').value = String(state.speed);
     }
     buildJoints(v);
     legend(v);
     resetCamera();
-    if (hasTl) setFrame(v.tl.minimum && v.data.kind === 'sweep' ? 0 : 0);
+    if (hasTl) setFrame(0);
     else if (v.robot) updateRobot(v);
     else { updateInfo(); requestRender(); }
   }
