@@ -71,8 +71,8 @@ pub mod replay;
 pub use encode::Encoded;
 pub use error::ViewerError;
 pub use model::{
-    Annotation, Attachment, JointData, Marker, MeshData, Minimum, ObjectData, Page, RobotData, SceneBuilder,
-    Timeline, View, ViewKind, pose7, primitive_spec,
+    Annotation, Attachment, Ghost, JointData, Marker, MeshData, Minimum, ObjectData, Page, RobotData,
+    SceneBuilder, Timeline, View, ViewKind, pose7, primitive_spec,
 };
 pub use page::render;
 pub use replay::{ClosestSample, ReplayRecorder, ReplaySettings};

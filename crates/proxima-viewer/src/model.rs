@@ -78,6 +78,21 @@ pub struct View {
     pub annotation: Option<Annotation>,
     /// A kinematic tree for joint sliders.
     pub robot: Option<RobotData>,
+    /// Translucent copies of objects at other poses (a sweep's start, end and impact poses).
+    pub ghosts: Vec<Ghost>,
+}
+
+/// An object drawn again, translucent, at another pose.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ghost {
+    /// The object (index into [`View::objects`]).
+    pub object: u32,
+    /// Its pose for this copy.
+    pub pose: [f64; 7],
+    /// Opacity in (0, 1].
+    pub alpha: f64,
+    /// What the copy shows (`start`, `end`, `impact`).
+    pub label: String,
 }
 
 /// A drawable as the page receives it.
@@ -361,6 +376,7 @@ impl SceneBuilder {
             timeline: None,
             annotation: None,
             robot: None,
+            ghosts: Vec::new(),
         }
     }
 }

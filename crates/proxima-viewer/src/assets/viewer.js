@@ -237,6 +237,8 @@
   function buildView(v) {
     const view = { data: v, meshes: v.meshes.map(uploadMesh), objects: v.objects, pairs: v.pairs, margin: v.margin };
     view.colours = groupColours(v.objects);
+    // extra translucent copies of objects (a sweep's start, end and impact poses)
+    view.ghosts = (v.ghosts || []).map((g) => ({ object: g.object, matrix: M.fromPose(g.pose), alpha: g.alpha }));
     view.static = v.objects.map((o) => M.fromPose(o.pose));
     view.current = view.static.map((m) => m.slice());
     const t = v.timeline;
@@ -602,7 +604,6 @@
     gl.uniform3fv(meshProg.u.uLight, light);
     gl.enable(gl.POLYGON_OFFSET_FILL);
     gl.polygonOffset(1, 1);
-    const ghosts = v.data.kind === 'sweep';
     v.objects.forEach((o, i) => {
       const g = v.meshes[o.mesh];
       if (g.type !== 'mesh') return;
@@ -613,9 +614,9 @@
       gl.bindVertexArray(g.vao);
       gl.drawElements(gl.TRIANGLES, g.count, gl.UNSIGNED_INT, 0);
     });
-    if (ghosts && v.sweepGhosts) {
+    if (v.ghosts.length) {
       gl.depthMask(false);
-      for (const gh of v.sweepGhosts) {
+      for (const gh of v.ghosts) {
         const o = v.objects[gh.object], g = v.meshes[o.mesh];
         if (g.type !== 'mesh') continue;
         const col = hex(v.colours.get(o.group));
@@ -648,16 +649,17 @@
     drawGrid(v);
 
     // the closest pair's witness segment (thick, coloured by distance) and its end points
-    let seg = null;
-    if (v.tl && s.witness && s.witness.every(Number.isFinite)) seg = { a: s.witness.slice(0, 3), b: s.witness.slice(3, 6), d: s.distance };
+    // (a sweep shows the frame's segment and the impact's)
+    const segs = [];
+    if (v.tl && s.witness && s.witness.every(Number.isFinite)) segs.push({ a: s.witness.slice(0, 3), b: s.witness.slice(3, 6), d: s.distance });
     if (v.robot && v.robotDistances && v.robotDistances.witness) {
       const w = v.robotDistances.witness;
-      seg = { a: w[0], b: w[1], d: v.robotDistances.distance };
+      segs.push({ a: w[0], b: w[1], d: v.robotDistances.distance });
     }
     const a = v.data.annotation;
-    if (a && a.point_a && a.point_b) seg = { a: a.point_a, b: a.point_b, d: a.distance };
+    if (a && a.point_a && a.point_b) segs.push({ a: a.point_a, b: a.point_b, d: a.distance });
     gl.disable(gl.DEPTH_TEST);
-    if (seg) {
+    for (const seg of segs) {
       const col = distanceColour(seg.d, v.margin);
       gl.uniform4f(flatProg.u.uColor, col[0], col[1], col[2], 1);
       thickLine(seg.a, seg.b, 4, e);
