@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`bench_geometry`] | `proxima bench-geometry`: the geometry harness's runner contract (variants in a table) |
 //! | [`bench_lcp`] | `proxima bench-lcp`: the LCP harness's runner contract, any solver of [`proxima_lcp::registry`] |
+//! | [`bench_robot`] | `proxima bench-robot`: the robot harness's runner contract (URDF workloads, every pair's certified distance and collision verdict, compared with Pinocchio + coal) |
 //! | [`reproduce`] | `proxima reproduce lcp-methods / ellipsoids / dqp3`: a spec's experiments as figures and a report |
 //! | [`timing`] | timed passes, per-step clocks, medians, dates: what every runner measures with |
 //!
@@ -21,5 +22,6 @@
 
 pub mod bench_geometry;
 pub mod bench_lcp;
+pub mod bench_robot;
 pub mod reproduce;
 pub mod timing;

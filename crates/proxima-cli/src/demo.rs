@@ -52,6 +52,13 @@ pub struct DemoArgs {
     /// Cycles of the scaled scene (3 arms among 100 obstacles, ~5000 pairs); 0 skips it.
     #[arg(long, default_value_t = 600)]
     pub scale_cycles: usize,
+    /// The Panda URDF of the real-robot cell (default: the repository's
+    /// `testdata/robots/panda/panda.urdf`).
+    #[arg(long)]
+    pub panda_urdf: Option<PathBuf>,
+    /// Cycles of the real-robot cell (two Pandas); 0 skips it.
+    #[arg(long, default_value_t = 4000)]
+    pub robot_cycles: usize,
     /// Which part of the demo to run.
     #[arg(long, value_enum, default_value_t = Suite::All)]
     pub suite: Suite,
@@ -71,8 +78,17 @@ pub enum Suite {
 /// Runs `proxima demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {
     let text = args.format == Format::Text;
-    let workcell =
-        || crate::workcell_demo::run(args.scene.as_deref(), args.cycles, args.scale_cycles, &args.out, text);
+    let panda = args.panda_urdf.clone().unwrap_or_else(default_panda_urdf);
+    let workcell = || {
+        crate::workcell_demo::run(
+            args.scene.as_deref(),
+            args.cycles,
+            args.scale_cycles,
+            Some((panda.as_path(), args.robot_cycles)),
+            &args.out,
+            text,
+        )
+    };
     match args.suite {
         Suite::Workcell => workcell(),
         Suite::Reference => run_reference(args),
@@ -86,6 +102,13 @@ pub fn run(args: &DemoArgs) -> Result<()> {
             workcell()
         }
     }
+}
+
+/// The repository's Panda description: next to the sources the binary was built from, else
+/// relative to the current directory.
+fn default_panda_urdf() -> PathBuf {
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/robots/panda/panda.urdf");
+    if built.is_file() { built } else { PathBuf::from("testdata/robots/panda/panda.urdf") }
 }
 
 /// What a correct solver must report.

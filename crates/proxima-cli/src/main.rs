@@ -8,12 +8,15 @@
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima demo [--out DIR] [--format text|json] [--scene FILE] [--cycles N] [--scale-cycles N]
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
+//! proxima check --urdf FILE [--srdf FILE] [--package-dir DIR]... (--q "q1,q2,..." | --configs FILE.csv|FILE.npy)
+//!               [--all-pairs] [--clamp] [--fail-on-collision] [--format text|json]
 //! proxima view --workload FILE (--i K | --track T) --out PAGE.html
 //! proxima completions bash|zsh|fish|elvish|powershell
 //!
 //! the lab (proxima-bench): harness runners and experiment reproductions
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
 //! proxima bench-lcp --manifest FILE [--manifest FILE ...] --solver lemke --out RESULTS [...]
+//! proxima bench-robot --workload FILE --repeat R --out RESULTS.jsonl [--all-pairs] [--warm-start]
 //! proxima reproduce lcp-methods --out DIR [--count 100] [--seed 1] [--quick]
 //! proxima reproduce ellipsoids --out DIR
 //! proxima reproduce dqp3 --out DIR [--trajectories N]
@@ -22,9 +25,11 @@
 //! Each command is a module (`solve.rs`, ...; the lab's in `proxima-bench`) exposing
 //! `<Cmd>Args` (clap) and `run(&args) -> anyhow::Result<()>`; this file only lists them.
 //! Exit codes ([`proxima_cli_support::exit`]): 0 when the command ran (a problem without a
-//! solution is a result, not an error); 2 for bad arguments or bad input, with one line
+//! solution is a result, not an error); 1 when a run completed with a finding its options make
+//! a failure (`check --fail-on-collision`); 2 for bad arguments or bad input, with one line
 //! `error: ...` on stderr; 3 for an internal error (a panic, reported on one line).
 
+mod check;
 mod completions;
 mod demo;
 mod demo_page;
@@ -37,7 +42,7 @@ mod workcell_demo;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use proxima_bench::{bench_geometry, bench_lcp, reproduce};
+use proxima_bench::{bench_geometry, bench_lcp, bench_robot, reproduce};
 use proxima_cli_support::exit;
 
 /// Certified convex proximity queries (distance with a proven [lower, upper] bracket,
@@ -63,6 +68,9 @@ enum Command {
     /// `reference`: the reference's worked examples, the Siconos LCP test problems and the
     /// geometric listings.
     Demo(demo::DemoArgs),
+    /// Certified self-distances of a robot (URDF + meshes, optional SRDF) for one configuration
+    /// or a CSV / .npy file of them.
+    Check(check::CheckArgs),
     /// Write a self-contained 3D page (no network) of one geometry query or a track of a workload.
     View(view::ViewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
@@ -71,6 +79,9 @@ enum Command {
     BenchGeometry(bench_geometry::BenchGeometryArgs),
     /// Benchmark harness: run an LCP solver over problem manifests and write JSON Lines results.
     BenchLcp(bench_lcp::BenchLcpArgs),
+    /// Benchmark harness: time a robot's certified distances and collision verdicts over a robot
+    /// workload and write JSON Lines results (compared with Pinocchio + coal).
+    BenchRobot(bench_robot::BenchRobotArgs),
     /// Regenerate a spec's experiments end to end: SVG figures and a Markdown report beside the
     /// spec's numbers.
     Reproduce(reproduce::ReproduceArgs),
@@ -91,9 +102,11 @@ fn main() -> ExitCode {
         Command::Query(args) => query::run(args),
         Command::Demo(args) => demo::run(args),
         Command::View(args) => view::run(args),
+        Command::Check(args) => check::run(args),
         Command::Completions(args) => completions::run::<Cli>(args),
         Command::BenchGeometry(args) => bench_geometry::run(args),
         Command::BenchLcp(args) => bench_lcp::run(args),
+        Command::BenchRobot(args) => bench_robot::run(args),
         Command::Reproduce(args) => reproduce::run(args),
     })
 }

@@ -1,8 +1,10 @@
 //! `proxima demo`, workcell section (the README's main job): the spec's W25 robot workcell
 //! (or a scene file) run for a few thousand 1 kHz cycles through the triage scheduler, every
-//! cycle cross-checked against a brute-force all-pairs evaluation, then the scaled scene
-//! (three arms among 100 obstacles). Prints cycle-time statistics and writes an SVG plot per
-//! run and the 3D replay page `index.html` ([`crate::demo_page`]) into `--out DIR`.
+//! cycle cross-checked against a brute-force all-pairs evaluation, then the real-robot cell
+//! (two Franka Pandas from the shipped URDF, exact mesh hulls, on a table with a bin and a
+//! post: self, arm–arm and arm–fixture pairs), then the scaled scene (three arms among 100
+//! obstacles). Prints cycle-time statistics and writes an SVG plot per run and the 3D replay
+//! page `index.html` ([`crate::demo_page`]) into `--out DIR`.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -12,7 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use proxima_cli_support::plot::plotters::prelude::*;
 use proxima_scene::workcell::{self, PrismModel};
 use proxima_scene::{
-    ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene,
+    ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene_file,
 };
 use serde_json::{Value, json};
 
@@ -330,6 +332,31 @@ fn summary_json(s: &RunSummary) -> Value {
     })
 }
 
+/// One more cell after the main one: a header (`{title}: {name} ({n} objects: {objects}; {m}
+/// pairs{pairs})`), its run without a sampled trace, its summary.
+fn section(
+    cell: &mut Workcell,
+    cycles: usize,
+    (title, objects, pairs): (&str, &str, &str),
+    text: bool,
+    out: &Path,
+) -> Result<RunSummary> {
+    if text {
+        println!();
+        println!(
+            "{title}: {} ({} objects: {objects}; {} pairs{pairs}), {cycles} cycles:",
+            cell.name,
+            cell.world.len(),
+            cell.pairs.len()
+        );
+    }
+    let s = run_cell(cell, cycles, 0, text, out)?;
+    if text {
+        print_summary(&s);
+    }
+    Ok(s)
+}
+
 /// Runs the workcell section. `cycles` overrides the scene's cycle count; the scaled scene runs
 /// `scale_cycles` cycles (skipped when 0 or with a scene file). With JSON, prints sampled trace
 /// lines and the summary as the last line.
@@ -337,13 +364,14 @@ pub fn run(
     scene: Option<&Path>,
     cycles: Option<usize>,
     scale_cycles: usize,
+    robot_cell: Option<(&Path, usize)>,
     out: &Path,
     text: bool,
 ) -> Result<()> {
     let mut main_cell = match scene {
         Some(path) => {
-            let text_in = files::read_text(path)?;
-            parse_scene(&text_in).with_context(|| format!("scene file {}", path.display()))?
+            files::read_text(path)?;
+            parse_scene_file(path).with_context(|| format!("scene file {}", path.display()))?
         }
         None => workcell::w25(PrismModel::Exact, false)?,
     };
@@ -374,43 +402,44 @@ pub fn run(
         println!("Summary, {}:", main.name);
         print_summary(&main);
     }
+    let mut robots_summary = None;
+    if let (None, Some((urdf, n))) = (scene, robot_cell.filter(|(_, n)| *n > 0)) {
+        let mut cell = workcell::panda_cell(urdf)
+            .with_context(|| format!("the real-robot cell ({})", urdf.display()))?;
+        let what = "2 x 11 Panda links as exact hulls of the shipped meshes, table, bin, post";
+        robots_summary =
+            Some(section(&mut cell, n, ("Real robots", what, ": self, arm-arm, arm-fixture"), text, out)?);
+    }
     let mut scale_summary = None;
     if scene.is_none() && scale_cycles > 0 {
         let mut big = workcell::scaled(3, 100, PrismModel::Exact)?;
-        let n = scale_cycles;
-        if text {
-            println!();
-            println!(
-                "Scale: {} ({} objects: 3 arms x 14 links, 100 obstacles, 3 fixtures, floor; {} pairs), {} cycles:",
-                big.name,
-                big.world.len(),
-                big.pairs.len(),
-                n
-            );
-        }
-        let s = run_cell(&mut big, n, 0, text, out)?;
-        if text {
-            print_summary(&s);
-        }
-        scale_summary = Some(s);
+        let what = "3 arms x 14 links, 100 obstacles, 3 fixtures, floor";
+        scale_summary = Some(section(&mut big, scale_cycles, ("Scale", what, ""), text, out)?);
     }
-    let page = match scale_summary.as_mut() {
-        Some(scale) => write_page(out, &mut [&mut main, scale])?,
-        None => write_page(out, &mut [&mut main])?,
-    };
+    let mut runs = vec![&mut main];
+    runs.extend(robots_summary.as_mut());
+    runs.extend(scale_summary.as_mut());
+    let page = write_page(out, &mut runs)?;
     if text {
         println!();
         println!("3D replay page: {} (open it in a browser; no network needed)", page.display());
-        let all_ok = main.mismatches == 0 && scale_summary.as_ref().is_none_or(|s| s.mismatches == 0);
+        let all_ok = main.mismatches == 0
+            && scale_summary.as_ref().is_none_or(|s| s.mismatches == 0)
+            && robots_summary.as_ref().is_none_or(|s| s.mismatches == 0);
         println!(
-            "workcell: {} (brute-force mismatches {}{})",
+            "workcell: {} (brute-force mismatches {}{}{})",
             if all_ok { "ok" } else { "MISMATCH" },
             main.mismatches,
+            robots_summary.as_ref().map_or(String::new(), |s| format!(", real robots {}", s.mismatches)),
             scale_summary.as_ref().map_or(String::new(), |s| format!(", scale {}", s.mismatches))
         );
     } else {
         let mut plots = vec![main.plot.display().to_string()];
         let mut extra = json!({"main": summary_json(&main)});
+        if let Some(s) = &robots_summary {
+            plots.push(s.plot.display().to_string());
+            extra["robots"] = summary_json(s);
+        }
         if let Some(s) = &scale_summary {
             plots.push(s.plot.display().to_string());
             extra["scale"] = summary_json(s);
@@ -420,7 +449,9 @@ pub fn run(
             "cycles": main.cycles,
             "cycle_us": {"p50": us(pct(ct, 0.5)), "p99": us(pct(ct, 0.99)), "max": us(pct(ct, 1.0))},
             "min_distance": main.min.0,
-            "brute_force_mismatches": main.mismatches + scale_summary.as_ref().map_or(0, |s| s.mismatches),
+            "brute_force_mismatches": main.mismatches
+                + scale_summary.as_ref().map_or(0, |s| s.mismatches)
+                + robots_summary.as_ref().map_or(0, |s| s.mismatches),
             "plots": plots,
             "page": page.display().to_string(),
             "budget_met": main.over_budget == 0,
