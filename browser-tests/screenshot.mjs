@@ -1,5 +1,6 @@
-// Regenerates the README's screenshot, docs/images/viewer-demo.png: the default demo page at
-// the W25 run's minimum-distance cycle. Usage: node screenshot.mjs [PAGE].
+// Regenerates the README's screenshot, docs/images/viewer-demo.png: the default demo page on
+// the two-Panda cell (else the first run) at its minimum-distance cycle. Usage:
+// node screenshot.mjs [PAGE].
 import path from 'node:path';
 
 import { launch, open } from './lib/chromium.mjs';
@@ -11,8 +12,9 @@ try {
   const { page } = await open(browser.context, file);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.evaluate(() => {
-    const t = window.proxima.data.views[0].timeline;
-    window.proxima.seekCycle(t.minimum.cycle);
+    const k = Math.max(0, window.proxima.data.views.findIndex((v) => /panda/i.test(v.name)));
+    window.proxima.selectView(k);
+    window.proxima.seekCycle(window.proxima.data.views[k].timeline.minimum.cycle);
     window.proxima.renderNow();
   });
   await page.waitForTimeout(200);

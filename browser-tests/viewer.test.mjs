@@ -179,18 +179,24 @@ describe('the default demo page', () => {
     }
   });
 
-  test('every run has a tab; the scaled scene replays too', async () => {
+  test('every run has a tab: the two Pandas (hull meshes) and the scaled scene replay too', async () => {
+    const d = run.summary.details;
     const names = await page.locator('#tabs button').allInnerTexts();
-    assert.deepEqual(names, [run.summary.details.main.scene, run.summary.details.scale.scene]);
-    await page.locator('#tabs button').nth(1).click();
-    await page.evaluate((c) => window.proxima.seekCycle(c), run.summary.details.scale.min_cycle);
-    const st = await page.evaluate(() => window.proxima.frameState());
-    assert.equal(st.view, run.summary.details.scale.scene);
-    assert.equal(st.distance, run.summary.details.scale.min_distance);
-    assert.deepEqual(st.closest, run.summary.details.scale.min_pair);
-    await page.evaluate(() => window.proxima.renderNow());
-    assert.ok((await canvasStats(page)).variance > 50);
-    await page.screenshot({ path: path.join(OUT, 'demo-scale.png') });
+    assert.deepEqual(names, [d.main.scene, d.robots.scene, d.scale.scene]);
+    for (const [tab, s] of [[1, d.robots], [2, d.scale]]) {
+      await page.locator('#tabs button').nth(tab).click();
+      await page.evaluate((c) => window.proxima.seekCycle(c), s.min_cycle);
+      const st = await page.evaluate(() => window.proxima.frameState());
+      assert.equal(st.view, s.scene);
+      assert.equal(st.distance, s.min_distance);
+      assert.deepEqual(st.closest, s.min_pair);
+      await page.evaluate(() => window.proxima.renderNow());
+      assert.ok((await canvasStats(page)).variance > 50);
+      await page.screenshot({ path: path.join(OUT, `demo-tab-${tab}.png`) });
+    }
+    // the Pandas' links are drawn as their exact hulls: meshes with hundreds of vertices
+    const sizes = await page.evaluate(() => window.proxima.data.views[1].meshes.map((m) => m.positions ? m.positions.len / 3 : 0));
+    assert.ok(sizes.filter((n) => n > 100).length >= 8, JSON.stringify(sizes));
     assertClean(problems, 'demo page after interaction');
   });
 });
@@ -296,5 +302,88 @@ describe('proxima view --workload', () => {
       () => proxima(['view', '--workload', workload, '--i', '99', '--out', path.join(OUT, 'x.html')]),
       (e) => e.status === 2 && /--i 99/.test(e.stderr) && e.stderr.trim().split('\n').length === 1,
     );
+  });
+});
+
+describe('proxima view --urdf (the Panda of testdata/robots)', () => {
+  const urdf = path.join(ROOT, 'testdata/robots/panda/panda.urdf');
+  const file = path.join(OUT, 'panda.html');
+  let page, problems;
+  // proxima check's certified distances for configuration q, by body pair "a|b"
+  const check = (q) => {
+    const [rec] = jsonLines(proxima(['check', '--urdf', urdf, '--q', q.join(','), '--all-pairs', '--format', 'json']));
+    return rec;
+  };
+  // the page's distances at q, reduced to body pairs (a piece "link#k" belongs to body "link")
+  const pageAt = async (q) => page.evaluate((q) => {
+    window.proxima.setConfiguration(q);
+    const v = window.proxima.data.views[0], s = window.proxima.frameState(), body = (n) => n.replace(/#\d+$/, '');
+    const byBody = {};
+    v.pairs.forEach(([i, j], p) => {
+      const key = `${body(v.objects[i].name)}|${body(v.objects[j].name)}`;
+      byBody[key] = Math.min(byBody[key] ?? Infinity, s.pairs[p]);
+    });
+    return { state: s, byBody };
+  }, q);
+
+  before(async () => {
+    proxima(['view', '--urdf', urdf, '--out', file]);
+    ({ page, problems } = await open(browser.context, file));
+  });
+
+  test("the summary's certified minimum is proxima check's at the first configuration", async () => {
+    const q0 = await page.evaluate(() => {
+      const r = window.proxima.data.views[0].robot, q = [];
+      r.joints.forEach((j, k) => { if (j.coordinate !== null) q[j.coordinate] = r.initial[k]; });
+      return q;
+    });
+    const want = check(q0);
+    const text = await page.locator('#summary').innerText();
+    const m = text.match(/minimum distance (-?[0-9.eE+-]+) m \(([^ ]+) – ([^)]+)\)/);
+    assert.ok(m, text);
+    assert.ok(sameDigits(m[1], want.min_distance, 6), `${m[1]} vs ${want.min_distance}`);
+    assert.deepEqual([m[2], m[3]], want.pair);
+    assert.equal(Number(await page.locator('#summary').getAttribute('data-min-distance')), want.min_distance);
+  });
+
+  test('moving the joints recomputes every pair as proxima check does (to 1e-6 m)', async () => {
+    // within the Panda's limits; the last one brings link 5 and link 7 within 2.2 cm
+    const configs = [
+      [0, -0.785, 0, -2.356, 0, 1.571, 0.785, 0.04],
+      [1.2, 0.4, -0.9, -1.2, 2.0, 0.8, -1.5, 0.01],
+      [0.3, -0.5, 0.2, -2.0, 0.1, 1.8, 0.7, 0.02],
+    ];
+    for (const q of configs) {
+      const want = check(q);
+      const got = await pageAt(q);
+      // f64 hull vertices and f64 kinematics on both sides; GJK stops at a 1e-12 relative gap
+      for (const [key, d] of Object.entries(want.distances)) {
+        assert.ok(key in got.byBody, `pair ${key} monitored by the page`);
+        assert.ok(Math.abs(got.byBody[key] - Math.max(0, d)) <= 1e-6, `${key} at ${q}: page ${got.byBody[key]}, check ${d}`);
+      }
+      assert.equal(Object.keys(got.byBody).length, Object.keys(want.distances).length, 'the same pairs');
+      assert.deepEqual(got.state.closest.map((n) => n.replace(/#\d+$/, '')), want.pair, `closest at ${q}`);
+      assert.ok(got.state.lower <= got.state.distance && got.state.distance <= got.state.upper);
+      assert.equal(await page.locator('#closest-pair').getAttribute('data-pair'), got.state.closest.join('|'));
+    }
+    await page.screenshot({ path: path.join(OUT, 'panda.png') });
+  });
+
+  test('a slider moves the robot and the pairs under the margin light up', async () => {
+    await page.evaluate(() => window.proxima.setConfiguration([0, -0.785, 0, -2.356, 0, 1.571, 0.785, 0.04]));
+    await page.evaluate(() => window.proxima.renderNow());
+    const before = await canvasStats(page);
+    // the fingers (0.04 open) are 0.0398 apart: closing them to 0.005 puts that pair within 2 cm
+    const slider = page.locator('#joints input').last();
+    await slider.evaluate((el) => { el.value = '0.005'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+    const st = await page.evaluate(() => window.proxima.frameState());
+    assert.ok(st.under.some((p) => p.join('|') === 'panda_leftfinger|panda_rightfinger'), JSON.stringify(st.under));
+    const listed = await page.locator('#under-margin p.warn').allInnerTexts();
+    assert.ok(listed.includes('panda_leftfinger – panda_rightfinger'), listed.join(', '));
+    await page.evaluate(() => window.proxima.renderNow());
+    const after = await canvasStats(page);
+    assert.ok(after.variance > 50 && before.mean !== after.mean);
+    await page.screenshot({ path: path.join(OUT, 'panda-fingers.png') });
+    assertClean(problems, 'robot page');
   });
 });

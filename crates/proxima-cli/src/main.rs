@@ -11,6 +11,7 @@
 //! proxima check --urdf FILE [--srdf FILE] [--package-dir DIR]... (--q "q1,q2,..." | --configs FILE.csv|FILE.npy)
 //!               [--all-pairs] [--clamp] [--fail-on-collision] [--format text|json]
 //! proxima view --workload FILE (--i K | --track T) --out PAGE.html
+//! proxima view --urdf FILE [--srdf FILE] [--package-dir DIR]... [--margin M] --out PAGE.html
 //! proxima completions bash|zsh|fish|elvish|powershell
 //!
 //! the lab (proxima-bench): harness runners and experiment reproductions
@@ -71,7 +72,8 @@ enum Command {
     /// Certified self-distances of a robot (URDF + meshes, optional SRDF) for one configuration
     /// or a CSV / .npy file of them.
     Check(check::CheckArgs),
-    /// Write a self-contained 3D page (no network) of one geometry query or a track of a workload.
+    /// Write a self-contained 3D page (no network): a geometry query, a workload track, or a robot
+    /// with joint sliders.
     View(view::ViewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(completions::CompletionsArgs),

@@ -96,3 +96,69 @@ fn a_track_page_has_one_frame_per_step() {
     assert!(t["minimum"]["distance"].as_f64().unwrap() >= 0.0);
     let _ = std::fs::remove_file(&file);
 }
+
+#[test]
+fn a_robot_page_has_a_slider_joint_per_coordinate_and_the_certified_minimum() {
+    let urdf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/robots/panda/panda.urdf");
+    let urdf = urdf.to_str().unwrap();
+    let file = scratch("panda");
+    let out = run(&["view", "--urdf", urdf, "--out", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&file).unwrap();
+    let d = page_data(&html);
+    let view = &d["views"][0];
+    assert_eq!(view["kind"], "robot");
+    let robot = &view["robot"];
+    // the Panda: 7 arm joints and one finger joint are coordinates; the other finger mimics
+    let coords: Vec<u64> =
+        robot["joints"].as_array().unwrap().iter().filter_map(|j| j["coordinate"].as_u64()).collect();
+    assert_eq!(coords, (0..8).collect::<Vec<u64>>());
+    assert_eq!(robot["joints"].as_array().unwrap().iter().filter(|j| !j["mimic"].is_null()).count(), 1);
+    assert_eq!(view["objects"].as_array().unwrap().len(), robot["attachments"].as_array().unwrap().len());
+    // the summary's minimum is proxima check's at the first configuration
+    let q: Vec<String> = {
+        let mut q = vec![String::new(); coords.len()];
+        for (j, init) in robot["joints"].as_array().unwrap().iter().zip(robot["initial"].as_array().unwrap())
+        {
+            if let Some(c) = j["coordinate"].as_u64() {
+                q[c as usize] = init.as_f64().unwrap().to_string();
+            }
+        }
+        q
+    };
+    let check = run(&["check", "--urdf", urdf, "--q", &q.join(","), "--format", "json"]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let want: Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(d["min_distance"], want["min_distance"]);
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn robot_input_errors_exit_2() {
+    let out_file = scratch("bad-robot");
+    let out = out_file.to_str().unwrap();
+    let urdf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/robots/panda/panda.urdf");
+    let urdf = urdf.to_str().unwrap();
+    for (args, needle) in [
+        (vec!["view", "--urdf", "no/such/robot.urdf", "--out", out], "no/such/robot.urdf"),
+        (vec!["view", "--urdf", &data("tiny.json"), "--out", out], "tiny.json"),
+        (vec!["view", "--urdf", urdf, "--srdf", "no/such.srdf", "--out", out], "no/such.srdf"),
+        (vec!["view", "--urdf", urdf, "--margin", "-1", "--out", out], "--margin"),
+        (vec!["view", "--urdf", urdf, "--margin", "nan", "--out", out], "--margin"),
+    ] {
+        let o = run(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // --srdf without --urdf, --urdf with --workload: usage errors
+    assert_eq!(
+        run(&["view", "--workload", &data("tiny.json"), "--srdf", "x", "--out", out]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["view", "--workload", &data("tiny.json"), "--urdf", urdf, "--out", out]).status.code(),
+        Some(2)
+    );
+}

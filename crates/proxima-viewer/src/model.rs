@@ -269,6 +269,8 @@ pub struct RobotData {
 pub struct JointData {
     /// Name.
     pub name: String,
+    /// For an actuated joint, its index in the robot's configuration vector.
+    pub coordinate: Option<u32>,
     /// `revolute`, `continuous`, `prismatic` or `fixed`.
     pub kind: String,
     /// Parent link index.

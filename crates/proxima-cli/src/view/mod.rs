@@ -1,7 +1,8 @@
 //! `proxima view`: a self-contained 3D page (see `proxima_viewer`) of one geometry query
 //! (`--workload FILE --i K`), of a track of a workload (`--workload FILE --track T`), or of a
-//! robot with joint sliders (`--urdf FILE`).
+//! robot with joint sliders (`--urdf FILE [--srdf FILE] [--package-dir DIR]...`).
 
+mod robot;
 mod workload;
 
 use std::path::PathBuf;
@@ -12,17 +13,29 @@ use proxima_cli_support::workload as workload_file;
 
 /// Arguments of `proxima view`.
 #[derive(Debug, Args)]
-#[command(group = clap::ArgGroup::new("input").required(true).args(["workload"]))]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["workload", "urdf"]))]
 pub struct ViewArgs {
     /// A geometry workload (JSON, `../shared/bench/geometry/FORMAT.md`).
     #[arg(long)]
     pub workload: Option<PathBuf>,
     /// Which query of the workload to show (0-based).
-    #[arg(long = "i", value_name = "K", default_value_t = 0, conflicts_with = "track")]
+    #[arg(long = "i", value_name = "K", default_value_t = 0, conflicts_with_all = ["track", "urdf"])]
     pub index: usize,
     /// Replay this track of the workload (0-based) instead of a query.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", conflicts_with = "urdf")]
     pub track: Option<usize>,
+    /// A robot description (URDF): the robot with a slider per joint.
+    #[arg(long, conflicts_with = "workload")]
+    pub urdf: Option<PathBuf>,
+    /// With --urdf: an SRDF whose disable_collisions pairs are not monitored.
+    #[arg(long, conflicts_with = "workload")]
+    pub srdf: Option<PathBuf>,
+    /// With --urdf: a directory searched for package:// mesh URIs (repeatable).
+    #[arg(long = "package-dir", conflicts_with = "workload")]
+    pub package_dirs: Vec<PathBuf>,
+    /// With --urdf: the safety margin (m) under which pairs are highlighted.
+    #[arg(long, default_value_t = 0.02, conflicts_with = "workload", allow_negative_numbers = true)]
+    pub margin: f64,
     /// The page to write (HTML).
     #[arg(long)]
     pub out: PathBuf,
@@ -30,11 +43,21 @@ pub struct ViewArgs {
 
 /// Runs `proxima view`.
 pub fn run(args: &ViewArgs) -> Result<()> {
-    let Some(path) = &args.workload else { bail!("give --workload FILE") };
-    let w = workload_file::load(path)?;
-    let page = match args.track {
-        Some(t) => workload::track_page(&w, t)?,
-        None => workload::query_page(&w, args.index)?,
+    let page = match (&args.workload, &args.urdf) {
+        (Some(path), _) => {
+            let w = workload_file::load(path)?;
+            match args.track {
+                Some(t) => workload::track_page(&w, t)?,
+                None => workload::query_page(&w, args.index)?,
+            }
+        }
+        (None, Some(urdf)) => {
+            if !(args.margin.is_finite() && args.margin >= 0.0) {
+                bail!("--margin {}: must be a finite number >= 0", args.margin);
+            }
+            robot::robot_page(urdf, args.srdf.as_deref(), &args.package_dirs, args.margin)?
+        }
+        (None, None) => bail!("give --workload FILE or --urdf FILE"),
     };
     let html = proxima_viewer::render(&page)?;
     std::fs::write(&args.out, html).with_context(|| format!("writing {}", args.out.display()))?;

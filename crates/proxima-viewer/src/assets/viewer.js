@@ -461,7 +461,11 @@
     views: [], index: 0, frame: 0, playing: false, speed: 0.25, clock: 0, last: 0,
     camera: { target: [0, 0, 0], dist: 5, az: -0.9, el: 0.45, fov: 0.8 },
   };
-  const view = () => state.views[state.index];
+  // views are built (arrays decoded, meshes uploaded) when first shown
+  const view = () => {
+    if (!state.views[state.index]) state.views[state.index] = buildView(DATA.views[state.index]);
+    return state.views[state.index];
+  };
 
   function setFrame(f) {
     const v = view();
@@ -891,6 +895,13 @@
       box.appendChild(label);
     });
   }
+  function syncSliders(v) {
+    document.querySelectorAll('#joints input').forEach((input) => {
+      const k = Number(input.dataset.joint);
+      input.value = String(v.robot.q[k]);
+      input.nextElementSibling.textContent = fmt(v.robot.q[k], 4);
+    });
+  }
   function updateRobot(v) {
     poseRobot(v);
     v.robotDistances = robotDistances(v);
@@ -936,7 +947,7 @@
   }
 
   // ---------- start ----------
-  state.views = DATA.views.map(buildView);
+  state.views = DATA.views.map(() => null);
   const tabs = $('tabs');
   DATA.views.forEach((v, i) => {
     const b = document.createElement('button');
@@ -969,8 +980,15 @@
   // test hooks: the browser tests drive the page through these and through the controls
   window.proxima = {
     data: DATA, frameState, seekCycle, setFrame, selectView,
-    views: () => state.views.length, currentView: () => state.index, frames: () => (view().tl ? view().tl.frameCycle.length : 0),
-    setJoint(k, value) { const v = view(); v.robot.q[k] = value; updateRobot(v); },
+    views: () => DATA.views.length, currentView: () => state.index, frames: () => (view().tl ? view().tl.frameCycle.length : 0),
+    setJoint(k, value) { const v = view(); v.robot.q[k] = value; syncSliders(v); updateRobot(v); },
+    // a configuration in the robot's coordinate order (actuated joints, URDF order)
+    setConfiguration(values) {
+      const v = view();
+      v.robot.data.joints.forEach((j, k) => { if (j.coordinate !== null && j.coordinate !== undefined) v.robot.q[k] = values[j.coordinate]; });
+      syncSliders(v);
+      updateRobot(v);
+    },
     // the page's GJK between objects i and j of the current view, at their current poses
     distance(i, j) { return objectDistance(view(), i, j); },
     renderNow() { render(); },
