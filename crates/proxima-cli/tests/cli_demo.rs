@@ -79,12 +79,14 @@ fn json_summary_is_the_last_line_and_plots_exist() {
     let data: Value =
         serde_json::from_str(&page[start..start + page[start..].find("</script>").unwrap()]).unwrap();
     let views = data["views"].as_array().unwrap();
-    assert_eq!(views.len(), 2);
+    assert_eq!(views.len(), 3, "W25, the two Pandas, the scaled scene");
     assert_eq!(views[0]["kind"], "replay");
     assert_eq!(views[0]["timeline"]["cycles"], 200);
     assert_eq!(views[0]["timeline"]["frame_cycle"]["len"], 200);
     assert_eq!(views[0]["timeline"]["minimum"]["distance"].as_f64(), Some(min));
-    assert_eq!(views[1]["timeline"]["cycles"], 3);
+    assert_eq!(views[1]["timeline"]["cycles"], 20);
+    assert_eq!(views[1]["timeline"]["minimum"]["distance"], s["details"]["robots"]["min_distance"]);
+    assert_eq!(views[2]["timeline"]["cycles"], 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
