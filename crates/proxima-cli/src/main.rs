@@ -4,7 +4,7 @@
 //! user commands (this crate)
 //! proxima solve FILE [--method lemke] [--exact] [--format text|json]
 //! proxima solve --matrix M.mtx --vector q.mtx [--exact] [--format text|json]
-//! proxima query FILE [--op distance|intersects] [--algorithm auto|closed_form|lcp|...]
+//! proxima query FILE [--op distance|intersects|toi] [--algorithm auto|closed_form|lcp|...]
 //!               [--arithmetic certified|float|exact] [--format jsonl|text]
 //! proxima demo [--out DIR] [--format text|json] [--scene FILE] [--cycles N] [--scale-cycles N]
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
@@ -16,6 +16,7 @@
 //!
 //! the lab (proxima-bench): harness runners and experiment reproductions
 //! proxima bench-geometry --workload FILE --repeat R --out RESULTS.jsonl [--variants default,float]
+//! proxima bench-ccd --workload FILE --repeat R --out RESULTS.jsonl [--variants default,no_depth]
 //! proxima bench-lcp --manifest FILE [--manifest FILE ...] --solver lemke --out RESULTS [...]
 //! proxima bench-robot --workload FILE --repeat R --out RESULTS.jsonl [--all-pairs] [--warm-start]
 //! proxima reproduce lcp-methods --out DIR [--count 100] [--seed 1] [--quick]
@@ -35,6 +36,7 @@ mod completions;
 mod demo;
 mod demo_page;
 mod query;
+mod query_toi;
 mod scalar;
 mod solve;
 mod view;
@@ -43,7 +45,7 @@ mod workcell_demo;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use proxima_bench::{bench_geometry, bench_lcp, bench_robot, reproduce};
+use proxima_bench::{bench_ccd, bench_geometry, bench_lcp, bench_robot, reproduce};
 use proxima_cli_support::exit;
 
 /// Certified convex proximity queries (distance with a proven [lower, upper] bracket,
@@ -60,7 +62,8 @@ struct Cli {
 enum Command {
     /// Solve one LCP or QP (JSON, Siconos .dat, MatrixMarket pair): certified residuals, exact on request.
     Solve(solve::SolveArgs),
-    /// Certified distance or intersection for every query of a geometry workload (JSON Lines).
+    /// Certified distance or intersection for every query of a geometry workload, or the time of
+    /// impact for every query of a CCD workload (`--op toi`), as JSON Lines.
     Query(query::QueryArgs),
     /// The main job: a robot workcell monitored at 1 kHz, then the reference listings.
     ///
@@ -79,6 +82,9 @@ enum Command {
     Completions(completions::CompletionsArgs),
     /// Benchmark harness: time the geometry queries of a workload and write JSON Lines results.
     BenchGeometry(bench_geometry::BenchGeometryArgs),
+    /// Benchmark harness: the certified time of impact of every query of a CCD workload, timed,
+    /// as JSON Lines results.
+    BenchCcd(bench_ccd::BenchCcdArgs),
     /// Benchmark harness: run an LCP solver over problem manifests and write JSON Lines results.
     BenchLcp(bench_lcp::BenchLcpArgs),
     /// Benchmark harness: time a robot's certified distances and collision verdicts over a robot
@@ -107,6 +113,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Completions(args) => completions::run::<Cli>(args),
         Command::BenchGeometry(args) => bench_geometry::run(args),
+        Command::BenchCcd(args) => bench_ccd::run(args),
         Command::BenchLcp(args) => bench_lcp::run(args),
         Command::BenchRobot(args) => bench_robot::run(args),
         Command::Reproduce(args) => reproduce::run(args),

@@ -2,7 +2,8 @@
 //! broadphase, pair lists from include/exclude rules, per-pair trackers behind one trait, and
 //! the triage scheduler of `multi-object-workcell.md` with a motion-bound safety proof; robots
 //! from URDF descriptions (`proxima-robot`) with their self-collision pair rules and
-//! per-configuration distance queries, the spec's W25 workcell, a two-Panda cell and scaled
+//! per-configuration distance queries, swept checks that certify motions between
+//! configurations and between cycles, the spec's W25 workcell, a two-Panda cell and scaled
 //! scenes, and JSON scene files.
 //!
 //! # Contents
@@ -18,6 +19,8 @@
 //! | [`robot`] | re-export of `proxima_robot`'s serial arms ([`RobotModel`]) and [`Trajectory`] (moved there) |
 //! | [`robot_world`] | [`RobotWorld`]: robots from descriptions with base poses, obstacles, bodies and pieces, [`RobotPairRules`] (all but adjacent, SRDF, include/exclude) |
 //! | [`robot_query`] | per-configuration queries: every pair's or the minimum certified distance with witnesses, collision verdicts ([`RobotWorkspace`] per thread) |
+//! | [`chain`] | [`KinematicChain`]: body poses at a configuration and body speed bounds from joint rates, for serial arms and [`PlacedRobot`] (the seam to robot models) |
+//! | [`swept`] | swept checks: [`certify_segment`] (a straight joint-space segment proven collision-free), [`Workcell::certify_interval`] / [`Workcell::swept_check`] (the motion between cycles, not only the sampled poses) |
 //! | [`workcell`] | [`Workcell`]: robots + objects + pairs; [`workcell::w25`], [`workcell::panda_cell`], [`workcell::scaled`] |
 //! | [`scene_file`] | [`parse_scene`], [`parse_scene_file`]: JSON scene files (robots by URDF too) with errors naming the field |
 //!
@@ -72,6 +75,7 @@
 
 pub mod bounds;
 pub mod broadphase;
+pub mod chain;
 mod error;
 pub mod pairs;
 pub mod query;
@@ -80,10 +84,12 @@ pub mod robot_query;
 pub mod robot_world;
 pub mod scene_file;
 pub mod schedule;
+pub mod swept;
 pub mod workcell;
 pub mod world;
 
 pub use broadphase::SweepAndPrune;
+pub use chain::{KinematicChain, PlacedRobot};
 pub use error::SceneError;
 pub use pairs::{Pair, PairRules, Selector};
 pub use query::{ColdQuery, PairQuery, TrackedQuery};
@@ -94,5 +100,6 @@ pub use robot_query::{
 pub use robot_world::{RobotPairRules, RobotWorld, RobotWorldBuilder, SelfCollision};
 pub use scene_file::{parse_scene, parse_scene_file, parse_scene_in};
 pub use schedule::{CycleReport, Reason, ScheduleSettings, Scheduler, brute_force_minimum};
+pub use swept::{IntervalReport, Obstacle, SegmentReport, SweptSettings, SweptVerdict, certify_segment};
 pub use workcell::Workcell;
 pub use world::{ObjectId, World};

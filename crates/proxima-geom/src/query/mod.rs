@@ -74,6 +74,7 @@ mod certificate;
 mod dispatch;
 mod distance;
 mod intersect;
+pub mod toi;
 use crate::pose::Pose;
 use crate::shape::Shape;
 
