@@ -387,3 +387,48 @@ describe('proxima view --urdf (the Panda of testdata/robots)', () => {
     assertClean(problems, 'robot page');
   });
 });
+
+describe('proxima view --workload on a CCD workload (testdata/ccd)', () => {
+  const workload = path.join(ROOT, 'testdata/ccd/public-slice.json');
+  const answers = jsonLines(proxima(['query', workload, '--op', 'toi']));
+
+  for (const i of [0, 30, 50, 10]) {
+    test(`query ${i}: the sweep shows proxima query --op toi's answer, and no frame before it touches`, async () => {
+      const want = answers[i];
+      const file = path.join(OUT, `ccd-${i}.html`);
+      proxima(['view', '--workload', workload, '--i', String(i), '--out', file]);
+      const { page, problems } = await open(browser.context, file);
+      const text = await page.locator('#summary').innerText();
+      const v = await page.evaluate(() => window.proxima.data.views[0]);
+      assert.equal(v.kind, 'sweep');
+      if (want.outcome === 'hit') {
+        assert.ok(text.includes(`time of impact ${want.toi} (proven bracket [t_safe, t_hit] = [${want.t_safe}, ${want.t_hit}])`), text);
+        assert.deepEqual([v.annotation.point_a, v.annotation.point_b], [want.p_a, want.p_b]);
+        assert.deepEqual(v.annotation.normal, want.normal);
+        assert.equal(v.ghosts.filter((g) => g.label === 'impact').length, 2);
+        assert.ok(v.timeline.markers.some((m) => m.label.startsWith('impact')));
+      } else {
+        assert.equal(want.outcome, 'miss');
+        assert.ok(text.includes('no impact on [0, 1]'), text);
+        assert.equal(v.annotation, null);
+      }
+      // Independent of the search: each frame's distance is its own certified query. Before
+      // t_safe the motion is proven free, so no frame there may touch; after a miss, none.
+      const frames = await page.evaluate(() => {
+        const out = [];
+        for (let f = 0; f < window.proxima.frames(); f++) {
+          window.proxima.setFrame(f);
+          const s = window.proxima.frameState();
+          out.push({ t: s.time, d: s.distance });
+        }
+        return out;
+      });
+      const free = want.outcome === 'hit' ? want.t_safe : 1.0;
+      for (const { t, d } of frames) if (t < free || want.outcome === 'miss') assert.ok(d > 0, `t = ${t}: distance ${d}`);
+      assert.ok((await canvasStats(page)).variance > 20);
+      await page.screenshot({ path: path.join(OUT, `ccd-${i}.png`) });
+      assertClean(problems, `CCD page ${i}`);
+      await page.close();
+    });
+  }
+});

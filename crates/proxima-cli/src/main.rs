@@ -75,8 +75,8 @@ enum Command {
     /// Certified self-distances of a robot (URDF + meshes, optional SRDF) for one configuration
     /// or a CSV / .npy file of them.
     Check(check::CheckArgs),
-    /// Write a self-contained 3D page (no network): a geometry query, a workload track, or a robot
-    /// with joint sliders.
+    /// Write a self-contained 3D page (no network): a geometry or CCD query, a workload track, or
+    /// a robot with joint sliders.
     View(view::ViewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(completions::CompletionsArgs),

@@ -162,3 +162,36 @@ fn robot_input_errors_exit_2() {
         Some(2)
     );
 }
+
+#[test]
+fn a_ccd_query_page_sweeps_the_motion_to_the_impact() {
+    let ccd = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/ccd/public-slice.json");
+    let ccd = ccd.to_str().unwrap();
+    let out = run(&["query", ccd, "--op", "toi"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want: Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(want["outcome"], "hit", "query 0 of the slice is a linear hit");
+    let file = scratch("ccd");
+    let out = run(&["view", "--workload", ccd, "--i", "0", "--out", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&file).unwrap();
+    let d = page_data(&html);
+    let view = &d["views"][0];
+    assert_eq!(view["kind"], "sweep");
+    // 401 evenly spaced frames over t in [0, 1]
+    assert_eq!(view["timeline"]["frame_cycle"]["len"], 401);
+    assert_eq!(view["timeline"]["unit"], "t");
+    assert_eq!(view["annotation"]["point_a"], want["p_a"]);
+    assert_eq!(view["annotation"]["normal"], want["normal"]);
+    let labels: Vec<&str> =
+        view["ghosts"].as_array().unwrap().iter().map(|g| g["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["start", "start", "end", "end", "impact", "impact"]);
+    let toi = format!("time of impact {} ", want["toi"].as_f64().unwrap());
+    assert!(html.contains(&toi), "the summary states {toi}");
+    // a CCD workload has no tracks
+    let o = run(&["view", "--workload", ccd, "--track", "0", "--out", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no tracks"));
+    let _ = std::fs::remove_file(&file);
+}

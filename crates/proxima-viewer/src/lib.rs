@@ -1,5 +1,6 @@
 //! Self-contained 3D pages for proxima runs: a workcell replay with its closest pair, one
-//! query with its certificate, a robot with joint sliders.
+//! query with its certificate, a swept motion with its time of impact, a robot with joint
+//! sliders.
 //!
 //! # Contents
 //!

@@ -32,6 +32,8 @@ pub fn query_page(w: &Workload, i: usize) -> Result<Page> {
         vec![format!("query {i} of {}: A = {ida} ({}), B = {idb} ({})", w.name, sa.kind(), sb.kind())];
     let mut view = scene.into_view(format!("query {i}"), ViewKind::Query);
     view.pairs = vec![[0, 1]];
+    // workload coordinates carry no unit
+    view.unit = String::new();
     let mut min_distance = None;
     match &outcome {
         Outcome::Ok(r) => {
@@ -145,6 +147,8 @@ pub fn track_page(w: &Workload, t: usize) -> Result<Page> {
     ));
     let mut view = scene.into_view(format!("track {t}"), ViewKind::Replay);
     view.pairs = vec![[0, 1]];
+    // workload coordinates carry no unit
+    view.unit = String::new();
     view.summary = summary.clone();
     let mut timeline = rec.finish(1.0)?;
     timeline.unit = "step".into();

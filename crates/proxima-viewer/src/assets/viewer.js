@@ -238,7 +238,7 @@
     const view = { data: v, meshes: v.meshes.map(uploadMesh), objects: v.objects, pairs: v.pairs, margin: v.margin };
     view.colours = groupColours(v.objects);
     // extra translucent copies of objects (a sweep's start, end and impact poses)
-    view.ghosts = (v.ghosts || []).map((g) => ({ object: g.object, matrix: M.fromPose(g.pose), alpha: g.alpha }));
+    view.ghosts = (v.ghosts || []).map((g) => ({ object: g.object, matrix: M.fromPose(g.pose), alpha: g.alpha, label: g.label }));
     view.static = v.objects.map((o) => M.fromPose(o.pose));
     view.current = view.static.map((m) => m.slice());
     const t = v.timeline;
@@ -623,7 +623,8 @@
       for (const gh of v.ghosts) {
         const o = v.objects[gh.object], g = v.meshes[o.mesh];
         if (g.type !== 'mesh') continue;
-        const col = hex(v.colours.get(o.group));
+        // the impact pose in the under-margin red, other copies in their group's colour
+        const col = gh.label === 'impact' ? UNDER : hex(v.colours.get(o.group));
         gl.uniformMatrix4fv(meshProg.u.uModel, false, new Float32Array(gh.matrix));
         gl.uniform4f(meshProg.u.uColor, col[0], col[1], col[2], gh.alpha);
         gl.bindVertexArray(g.vao);
@@ -766,11 +767,12 @@
       ctx.lineTo(px, y(lo));
     }
     ctx.stroke();
-    for (const m of opts.markers || []) {
+    (opts.markers || []).forEach((m, k) => {
       ctx.fillStyle = m.colour;
       ctx.beginPath(); ctx.arc(x(m.at), y(m.value), 3.5 * dpr, 0, 2 * Math.PI); ctx.fill();
-      ctx.fillText(m.label, Math.min(x(m.at) + 6 * dpr, w - 120 * dpr), padT + 10 * dpr);
-    }
+      // labels one line apart
+      ctx.fillText(m.label, Math.min(x(m.at) + 6 * dpr, w - 140 * dpr), padT + (10 + 13 * k) * dpr);
+    });
     ctx.strokeStyle = '#2f6fde'; ctx.lineWidth = 1.5 * dpr;
     ctx.beginPath(); ctx.moveTo(x(opts.cursor), padT); ctx.lineTo(x(opts.cursor), h - padB); ctx.stroke();
     cv.plotGeometry = { padL, padR, w, n, dpr };
@@ -920,6 +922,7 @@
     }
     const inscribed = v.meshes.some((g) => g.fidelity === 'inscribed');
     if (inscribed) parts.push('<br>curved shapes: inscribed polytopes (vertices on the surface)');
+    if (v.ghosts.length) parts.push('<br>translucent: start and end poses; red: the impact pose');
     $('legend').innerHTML = parts.join('');
   }
 
