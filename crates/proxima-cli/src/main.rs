@@ -10,7 +10,7 @@
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
 //! proxima check --urdf FILE [--srdf FILE] [--package-dir DIR]... (--q "q1,q2,..." | --configs FILE.csv|FILE.npy)
 //!               [--all-pairs] [--clamp] [--fail-on-collision] [--format text|json]
-//! proxima view --workload FILE (--i K | --track T) --out PAGE.html
+//! proxima view --workload FILE (--i K | --track T) --out PAGE.html   (geometry or CCD workload)
 //! proxima view --urdf FILE [--srdf FILE] [--package-dir DIR]... [--margin M] --out PAGE.html
 //! proxima completions bash|zsh|fish|elvish|powershell
 //!
