@@ -20,6 +20,17 @@ Queries: ``distance(a, Ta, b, Tb, **settings)`` -> ``DistanceResult``;
 released, rows in input order for any thread count); ``Tracker(a, b, **settings)`` for
 warm-started tracking.
 
+Continuous collision: ``time_of_impact(a, Ta0, Ta1, b, Tb0, Tb1, margin=0.0, **settings)`` ->
+``ToiResult``: the first time the shapes come within ``margin`` while each moves from its
+pose at t = 0 to its pose at t = 1 (straight-line translation, constant-axis rotation about
+its origin), certified by conservative advancement (no tunnelling); ``outcome`` is
+``"initial_contact"``, ``"hit"`` (contact in [t_safe, t_hit]), ``"miss"`` (proven, with the
+last certified bound) or ``"undecided"``. ``time_of_impact_batch(..., threads=None)`` ->
+``ToiBatch`` over (N, 4, 4) pose arrays, the GIL released.
+``time_of_impact_motions(a, motion_a, b, motion_b, ...)`` takes ``RigidMotion`` objects
+(a constant twist about a given centre, e.g. a hinge; ``RigidMotion.from_poses(T0, T1,
+centre)``).
+
 Query settings (keyword arguments, checked by the library):
 
 * ``algorithm``: ``"auto"`` (default), ``"closed_form"``, ``"lcp"``, ``"gjk"``,
@@ -63,10 +74,13 @@ from ._proxima import (
     Robot,
     RobotBatch,
     RobotDistances,
+    RigidMotion,
     RobotError,
     SceneError,
     Shape,
     Sphere,
+    ToiBatch,
+    ToiResult,
     Tracker,
     Triangle,
     UndecidedError,
@@ -78,6 +92,9 @@ from ._proxima import (
     signed_distance,
     solve_lcp,
     solve_qp,
+    time_of_impact,
+    time_of_impact_batch,
+    time_of_impact_motions,
 )
 
 __all__ = [
@@ -101,10 +118,13 @@ __all__ = [
     "Robot",
     "RobotBatch",
     "RobotDistances",
+    "RigidMotion",
     "RobotError",
     "SceneError",
     "Shape",
     "Sphere",
+    "ToiBatch",
+    "ToiResult",
     "Tracker",
     "Triangle",
     "UndecidedError",
@@ -116,4 +136,7 @@ __all__ = [
     "signed_distance",
     "solve_lcp",
     "solve_qp",
+    "time_of_impact",
+    "time_of_impact_batch",
+    "time_of_impact_motions",
 ]

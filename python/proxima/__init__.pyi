@@ -199,6 +199,148 @@ def distance_batch(
     """Distances at N pose pairs ((N, 4, 4) arrays, or one (4, 4) broadcast), the GIL released,
     rows in input order for any thread count."""
 
+class ToiResult:
+    """The answer of time_of_impact(): what the search proved (``outcome``) and how it ended
+    (``status``). Attributes without meaning for the outcome are None."""
+
+    @property
+    def outcome(self) -> str:
+        """"initial_contact", "hit", "miss" or "undecided"."""
+    @property
+    def status(self) -> str:
+        """"converged", "max_iterations" or "stalled"."""
+    @property
+    def toi(self) -> Optional[float]:
+        """The start (initial contact), t_safe (hit, undecided) or None (a proven miss)."""
+    @property
+    def t_safe(self) -> float:
+        """No contact is proven on [start, t_safe) (the end of the interval for a miss)."""
+    @property
+    def t_hit(self) -> Optional[float]: ...
+    @property
+    def point_a(self) -> Optional[FloatArray]: ...
+    @property
+    def point_b(self) -> Optional[FloatArray]: ...
+    @property
+    def normal(self) -> Optional[FloatArray]: ...
+    @property
+    def depth(self) -> Optional[float]: ...
+    @property
+    def signed_distance(self) -> Optional[float]: ...
+    @property
+    def lower(self) -> Optional[float]: ...
+    @property
+    def upper(self) -> Optional[float]: ...
+    @property
+    def last_time(self) -> Optional[float]: ...
+    @property
+    def last_lower(self) -> Optional[float]: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def distance_queries(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+
+def time_of_impact(
+    a: Shape,
+    Ta0: ArrayLike,
+    Ta1: ArrayLike,
+    b: Shape,
+    Tb0: ArrayLike,
+    Tb1: ArrayLike,
+    margin: float = 0.0,
+    **settings: Any,
+) -> ToiResult:
+    """The certified first time the shapes come within margin while a moves from Ta0 (t = 0)
+    to Ta1 (t = 1) and b from Tb0 to Tb1. Settings: start_time, end_time, distance_tolerance,
+    time_tolerance, max_iterations, initial_depth and the query settings."""
+
+class RigidMotion:
+    """A constant twist: the body starts at `start`, its local point `centre` moves with
+    world velocity `linear_velocity`, the body turns at the world angular velocity
+    `angular_velocity` (rad per time unit) about it. Pickles bit for bit."""
+
+    def __init__(
+        self,
+        start: ArrayLike,
+        centre: Optional[ArrayLike] = None,
+        linear_velocity: Optional[ArrayLike] = None,
+        angular_velocity: Optional[ArrayLike] = None,
+    ) -> None: ...
+    @staticmethod
+    def from_poses(T0: ArrayLike, T1: ArrayLike, centre: Optional[ArrayLike] = None) -> "RigidMotion":
+        """From T0 (t = 0) to T1 (t = 1): `centre` on a straight line, shortest-arc rotation
+        about it (the default centre, the origin, is time_of_impact's motion)."""
+    def pose_at(self, t: float) -> FloatArray: ...
+    @property
+    def start(self) -> FloatArray: ...
+    @property
+    def centre(self) -> FloatArray: ...
+    @property
+    def linear_velocity(self) -> FloatArray: ...
+    @property
+    def angular_velocity(self) -> FloatArray: ...
+    def __eq__(self, other: object) -> bool: ...
+
+def time_of_impact_motions(
+    a: Shape, motion_a: RigidMotion, b: Shape, motion_b: RigidMotion, margin: float = 0.0, **settings: Any
+) -> ToiResult:
+    """time_of_impact for RigidMotions (e.g. a body turning about a hinge), same result and
+    settings."""
+
+class ToiBatch:
+    """The answers of time_of_impact_batch as read-only arrays, row i for motion i (NaN where
+    a ToiResult has None)."""
+
+    @property
+    def toi(self) -> FloatArray: ...
+    @property
+    def t_safe(self) -> FloatArray: ...
+    @property
+    def t_hit(self) -> FloatArray: ...
+    @property
+    def depth(self) -> FloatArray: ...
+    @property
+    def signed_distance(self) -> FloatArray: ...
+    @property
+    def lower(self) -> FloatArray: ...
+    @property
+    def upper(self) -> FloatArray: ...
+    @property
+    def last_time(self) -> FloatArray: ...
+    @property
+    def last_lower(self) -> FloatArray: ...
+    @property
+    def point_a(self) -> FloatArray: ...
+    @property
+    def point_b(self) -> FloatArray: ...
+    @property
+    def normal(self) -> FloatArray: ...
+    @property
+    def iterations(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def distance_queries(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def outcome(self) -> npt.NDArray[np.str_]: ...
+    @property
+    def status(self) -> npt.NDArray[np.str_]: ...
+    def __len__(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+
+def time_of_impact_batch(
+    a: Shape,
+    Ta0: ArrayLike,
+    Ta1: ArrayLike,
+    b: Shape,
+    Tb0: ArrayLike,
+    Tb1: ArrayLike,
+    margin: float = 0.0,
+    threads: Optional[int] = None,
+    **settings: Any,
+) -> ToiBatch:
+    """time_of_impact over N motions ((N, 4, 4) arrays, any of them one (4, 4) broadcast), the
+    GIL released, rows in input order and identical for any thread count."""
+
 class Tracker:
     """One pair followed along a trajectory, each query warm-started from the previous one."""
 

@@ -200,3 +200,56 @@ pub fn read_only<'py, T>(a: Bound<'py, T>) -> PyResult<Bound<'py, T>> {
     a.as_any().call_method("setflags", (), Some(&kw))?;
     Ok(a)
 }
+
+/// A (4, 4) float64 homogeneous matrix of `pose`.
+pub fn out_pose<'py>(py: Python<'py>, pose: &Pose) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    out_homogeneous(py, pose.rotation(), &(*pose.translation()).into())
+}
+
+/// The (4, 4) float64 homogeneous matrix [R t; 0 0 0 1].
+pub fn out_homogeneous<'py>(
+    py: Python<'py>,
+    r: &Matrix3<f64>,
+    t: &[f64; 3],
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let mut m = [0.0; 16];
+    for i in 0..3 {
+        for j in 0..3 {
+            m[4 * i + j] = r[(i, j)];
+        }
+        m[4 * i + 3] = t[i];
+    }
+    m[15] = 1.0;
+    PyArray1::from_slice(py, &m).reshape([4, 4])
+}
+
+/// Whether two lists of numpy arrays are equal, array by array (NaN equal to NaN in float
+/// arrays: what a pickle round trip preserves); the `__eq__` of the batch results.
+pub fn columns_equal(py: Python<'_>, xs: &[Bound<'_, PyAny>], ys: &[Bound<'_, PyAny>]) -> PyResult<bool> {
+    let equal = py.import("numpy")?.getattr("array_equal")?;
+    for (x, y) in xs.iter().zip(ys) {
+        let kw = pyo3::types::PyDict::new(py);
+        let float = x.getattr("dtype")?.getattr("kind")?.extract::<String>()? == "f";
+        kw.set_item("equal_nan", float)?;
+        if !equal.call((x, y), Some(&kw))?.is_truthy()? {
+            return Ok(false);
+        }
+    }
+    Ok(xs.len() == ys.len())
+}
+
+/// The `__reduce__` of a batch result: `proxima._proxima.<rebuild>` called with the dict
+/// `names[i]` → `columns[i]`.
+pub fn reduce_columns<'py>(
+    py: Python<'py>,
+    rebuild: &str,
+    names: &[&str],
+    columns: &[Bound<'py, PyAny>],
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, pyo3::types::PyTuple>)> {
+    let rebuild = py.import("proxima._proxima")?.getattr(rebuild)?;
+    let state = pyo3::types::PyDict::new(py);
+    for (name, column) in names.iter().zip(columns) {
+        state.set_item(name, column)?;
+    }
+    Ok((rebuild, (state,).into_pyobject(py)?))
+}

@@ -23,7 +23,12 @@ const STATUS_WIDTH: usize = 12;
 type Status = PyFixedUnicode<STATUS_WIDTH>;
 
 fn status_text(name: &str) -> Status {
-    let mut chars = [0u32; STATUS_WIDTH];
+    fixed_text(name)
+}
+
+/// `name` as a numpy fixed-width unicode string of `W` characters (cut beyond `W`).
+pub fn fixed_text<const W: usize>(name: &str) -> PyFixedUnicode<W> {
+    let mut chars = [0u32; W];
     for (slot, c) in chars.iter_mut().zip(name.chars()) {
         *slot = c as u32;
     }
@@ -32,14 +37,15 @@ fn status_text(name: &str) -> Status {
 
 /// The poses of one argument: rows read in place from a C-contiguous float64 array (the
 /// common case: no copy), rows copied from any other layout, or one pose for every row.
-enum PoseRows<'a> {
+pub enum PoseRows<'a> {
     InPlace(&'a [f64]),
     Copied(Vec<f64>),
     One(Pose),
 }
 
 impl<'a> PoseRows<'a> {
-    fn new(view: &'a PyReadonlyArrayDyn<'_, f64>, what: &str) -> PyResult<Self> {
+    /// The poses of argument `what` (shape (N, 4, 4), or (4, 4) for every row).
+    pub fn new(view: &'a PyReadonlyArrayDyn<'_, f64>, what: &str) -> PyResult<Self> {
         match *view.shape() {
             [4, 4] => {
                 let mut m: RawPose = [0.0; 16];
@@ -60,7 +66,8 @@ impl<'a> PoseRows<'a> {
         }
     }
 
-    fn rows(&self) -> Option<usize> {
+    /// N, or `None` for one pose broadcast to every row.
+    pub fn rows(&self) -> Option<usize> {
         match self {
             PoseRows::InPlace(flat) => Some(flat.len() / 16),
             PoseRows::Copied(flat) => Some(flat.len() / 16),
@@ -68,7 +75,8 @@ impl<'a> PoseRows<'a> {
         }
     }
 
-    fn at(&self, i: usize) -> Result<Pose, PoseError> {
+    /// The pose of row `i`, checked.
+    pub fn at(&self, i: usize) -> Result<Pose, PoseError> {
         let raw = |flat: &[f64]| {
             let mut m: RawPose = [0.0; 16];
             m.copy_from_slice(&flat[16 * i..16 * i + 16]);
@@ -224,15 +232,7 @@ impl PyDistanceBatch {
 
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let Ok(o) = other.cast::<PyDistanceBatch>() else { return Ok(false) };
-        let equal = py.import("numpy")?.getattr("array_equal")?;
-        for (k, (x, y)) in self.arrays(py).iter().zip(o.get().arrays(py)).enumerate() {
-            let kw = PyDict::new(py);
-            kw.set_item("equal_nan", FIELDS[k] != "status")?;
-            if !equal.call((x, y), Some(&kw))?.is_truthy()? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+        arrays::columns_equal(py, &self.arrays(py), &o.get().arrays(py))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -241,12 +241,7 @@ impl PyDistanceBatch {
 
     /// Pickles as its arrays, rebuilt by `proxima._proxima._distance_batch`.
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let rebuild = py.import("proxima._proxima")?.getattr("_distance_batch")?;
-        let state = PyDict::new(py);
-        for (name, array) in FIELDS.iter().zip(self.arrays(py)) {
-            state.set_item(name, array)?;
-        }
-        Ok((rebuild, (state,).into_pyobject(py)?))
+        arrays::reduce_columns(py, "_distance_batch", &FIELDS, &self.arrays(py))
     }
 }
 
@@ -375,7 +370,8 @@ pub fn distance_batch(
     })
 }
 
-fn pose_error(e: &PoseError, what: &str, i: usize) -> PyErr {
+/// The exception for a bad pose in row `i` of argument `what`.
+pub fn pose_error(e: &PoseError, what: &str, i: usize) -> PyErr {
     match e {
         PoseError::BottomRow(_) => invalid(pose_error_text(e, what, i)),
         PoseError::Geom(_) => GeomError::new_err(pose_error_text(e, what, i)),

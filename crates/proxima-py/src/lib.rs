@@ -13,6 +13,8 @@
 //! | `pose` | `pose(translation, quaternion_wxyz)` → 4×4 |
 //! | `query` | `distance`, `signed_distance`, `intersects`, `DistanceResult` |
 //! | `batch` | `distance_batch` (GIL released, rayon, input order), `DistanceBatch` |
+//! | `toi`, `toi_batch` | `time_of_impact`, `ToiResult`; `time_of_impact_batch` (GIL released, rayon, input order), `ToiBatch` |
+//! | `motion` | `RigidMotion` (constant twist, `from_poses`), `time_of_impact_motions` |
 //! | `tracker` | `Tracker` (warm-started pair) |
 //! | `robot` | `Robot` (URDF/SRDF/meshes, `distances`, `distances_batch`), `RobotDistances`, `RobotBatch` |
 //! | `lcp`, `qp` | `solve_lcp`, `LcpResult`, `solve_qp`, `QpResult` |
@@ -33,6 +35,7 @@ mod arrays;
 mod batch;
 mod errors;
 mod lcp;
+mod motion;
 mod parallel;
 mod pose;
 mod qp;
@@ -41,6 +44,8 @@ mod robot;
 mod scalars;
 mod settings;
 mod shapes;
+mod toi;
+mod toi_batch;
 mod tracker;
 
 use pyo3::prelude::*;
@@ -67,6 +72,14 @@ fn _proxima(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::PyDistanceBatch>()?;
     m.add_function(wrap_pyfunction!(batch::distance_batch, m)?)?;
     m.add_function(wrap_pyfunction!(batch::distance_batch_from_state, m)?)?;
+    m.add_class::<toi::PyToiResult>()?;
+    m.add_function(wrap_pyfunction!(toi::time_of_impact, m)?)?;
+    m.add_function(wrap_pyfunction!(toi::toi_result_from_state, m)?)?;
+    m.add_class::<toi_batch::PyToiBatch>()?;
+    m.add_function(wrap_pyfunction!(toi_batch::time_of_impact_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(toi_batch::toi_batch_from_state, m)?)?;
+    m.add_class::<motion::PyRigidMotion>()?;
+    m.add_function(wrap_pyfunction!(motion::time_of_impact_motions, m)?)?;
     m.add_class::<tracker::PyTracker>()?;
     m.add_function(wrap_pyfunction!(tracker::tracker_from_state, m)?)?;
     m.add_class::<lcp::PyLcpResult>()?;

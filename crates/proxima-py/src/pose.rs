@@ -9,7 +9,6 @@
 
 use nalgebra::{Quaternion, UnitQuaternion};
 use numpy::PyArray2;
-use numpy::PyArrayMethods;
 use pyo3::prelude::*;
 
 use crate::arrays;
@@ -39,14 +38,5 @@ pub fn pose<'py>(
         }
         None => UnitQuaternion::identity(),
     };
-    let r = q.to_rotation_matrix();
-    let mut m = [0.0; 16];
-    for i in 0..3 {
-        for j in 0..3 {
-            m[4 * i + j] = r[(i, j)];
-        }
-        m[4 * i + 3] = t[i];
-    }
-    m[15] = 1.0;
-    numpy::PyArray1::from_slice(py, &m).reshape([4, 4])
+    arrays::out_homogeneous(py, q.to_rotation_matrix().matrix(), &t)
 }

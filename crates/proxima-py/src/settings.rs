@@ -58,7 +58,8 @@ fn choose<T: Copy>(value: &Bound<'_, PyAny>, key: &str, options: &[(T, &str)]) -
     })
 }
 
-fn number(value: &Bound<'_, PyAny>, key: &str) -> PyResult<f64> {
+/// A float keyword value (a `ProximaError` naming `key` otherwise).
+pub fn number(value: &Bound<'_, PyAny>, key: &str) -> PyResult<f64> {
     value.extract().map_err(|_| invalid(format!("{key}: must be a number")))
 }
 
