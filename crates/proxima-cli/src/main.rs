@@ -13,6 +13,8 @@
 //! proxima batch --urdf FILE [--srdf FILE] [--package-dir DIR]... --configs FILE.npy|FILE.csv
 //!               --out FILE.npy|FILE.npz|FILE.csv [--threads N] [--mode distance|all-pairs|collision]
 //!               [--margin M] [--chunk-size N] [--clamp] [--fresh]
+//! proxima view --workload FILE (--i K | --track T) --out PAGE.html   (geometry or CCD workload)
+//! proxima view --urdf FILE [--srdf FILE] [--package-dir DIR]... [--margin M] --out PAGE.html
 //! proxima completions bash|zsh|fish|elvish|powershell
 //!
 //! the lab (proxima-bench): harness runners and experiment reproductions
@@ -37,11 +39,13 @@ mod check;
 mod completions;
 mod configs;
 mod demo;
+mod demo_page;
 mod npy;
 mod query;
 mod query_toi;
 mod scalar;
 mod solve;
+mod view;
 mod workcell_demo;
 
 use std::process::ExitCode;
@@ -80,6 +84,9 @@ enum Command {
     /// Certified self-distances or collision verdicts for a file of configurations on every core:
     /// progress bar, .npy / .npz / .csv output, resumable after a kill.
     Batch(batch::BatchArgs),
+    /// Write a self-contained 3D page (no network): a geometry or CCD query, a workload track, or
+    /// a robot with joint sliders.
+    View(view::ViewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(completions::CompletionsArgs),
     /// Benchmark harness: time the geometry queries of a workload and write JSON Lines results.
@@ -111,6 +118,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Query(args) => query::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::View(args) => view::run(args),
         Command::Check(args) => check::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Completions(args) => completions::run::<Cli>(args),
