@@ -10,7 +10,10 @@ use clap::{Command, CommandFactory};
 
 /// The Markdown reference of the command tree `C`.
 pub fn render<C: CommandFactory>() -> String {
-    let mut root = C::command();
+    // Unwrapped source text: with clap's `wrap_help` feature (which other packages of the
+    // workspace may switch on through feature unification) help would wrap at the terminal's
+    // width, and the file would depend on who generated it.
+    let mut root = C::command().term_width(0);
     root.build();
     let mut out = String::from(
         "# Command-line reference\n\n\
