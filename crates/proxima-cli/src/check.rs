@@ -12,33 +12,27 @@
 //! (n, dof), little-endian float64 or float32, C order. Values are radians (revolute) and metres
 //! (prismatic), in the URDF's actuated-joint order unless a CSV header says otherwise.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use proxima_geom::Pose;
-use proxima_robot::{LimitPolicy, LoadOptions, Robot, Srdf};
+use proxima_robot::LimitPolicy;
 use proxima_scene::{DistanceMode, RobotQuerySettings, RobotWorldBuilder};
 use serde_json::{Value, json};
 
 use proxima_cli_support::exit::Finding;
-use proxima_cli_support::files::read_text;
 
+use crate::configs::{RobotArgs, parse_list, read_configs};
 use crate::solve::Format;
 
 /// Arguments of `proxima check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The robot's URDF file.
-    #[arg(long)]
-    pub urdf: PathBuf,
-    /// An SRDF file whose disable_collisions pairs are not checked.
-    #[arg(long)]
-    pub srdf: Option<PathBuf>,
-    /// A directory searched for package:// mesh URIs (repeatable).
-    #[arg(long = "package-dir")]
-    pub package_dirs: Vec<PathBuf>,
+    /// The robot.
+    #[command(flatten)]
+    pub robot: RobotArgs,
     /// One configuration: comma-separated joint values in the URDF's actuated-joint order.
     #[arg(long, allow_hyphen_values = true, conflicts_with = "configs", required_unless_present = "configs")]
     pub q: Option<String>,
@@ -61,15 +55,11 @@ pub struct CheckArgs {
 
 /// Runs `proxima check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
-    let options = LoadOptions { package_dirs: args.package_dirs.clone(), ..LoadOptions::default() };
-    let robot = Robot::from_urdf_file(&args.urdf, &options)?;
-    let srdf = match &args.srdf {
-        None => None,
-        Some(p) => Some(Srdf::parse(&read_text(p)?, &p.display().to_string())?),
-    };
+    let (robot, srdf) = args.robot.load()?;
+    let srdf = srdf.map(|(srdf, _)| srdf);
     let configs = match (&args.q, &args.configs) {
         (Some(q), _) => vec![parse_list(q).context("--q")?],
-        (None, Some(path)) => read_configs(path, &robot)?,
+        (None, Some(path)) => read_configs(path, &robot)?.iter().map(<[f64]>::to_vec).collect(),
         (None, None) => bail!("give --q or --configs"),
     };
     let world =
@@ -84,7 +74,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     if text {
         println!(
             "{} ({} joints, {} links with geometry, {} pairs checked)",
-            args.urdf.display(),
+            args.robot.urdf.display(),
             world.dof(),
             world.bodies().len(),
             world.pairs().len()
@@ -146,114 +136,4 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         return Err(Finding(format!("{colliding} configuration(s) in collision")).into());
     }
     Ok(())
-}
-
-fn parse_list(text: &str) -> Result<Vec<f64>> {
-    text.split([',', ' ', '\t'])
-        .filter(|w| !w.is_empty())
-        .enumerate()
-        .map(|(i, w)| w.parse::<f64>().with_context(|| format!("value {i} ({w:?}) is not a number")))
-        .collect()
-}
-
-fn read_configs(path: &Path, robot: &Robot) -> Result<Vec<Vec<f64>>> {
-    let is_npy = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("npy"));
-    let configs = if is_npy {
-        let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        read_npy(&bytes).with_context(|| format!("{}", path.display()))?
-    } else {
-        read_csv(&read_text(path)?, robot).with_context(|| format!("{}", path.display()))?
-    };
-    if configs.is_empty() {
-        bail!("{}: no configurations", path.display());
-    }
-    Ok(configs)
-}
-
-fn read_csv(text: &str, robot: &Robot) -> Result<Vec<Vec<f64>>> {
-    let mut header: Option<Vec<String>> = None;
-    let mut out = Vec::new();
-    for (k, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let cells: Vec<&str> = line.split(',').map(str::trim).collect();
-        if out.is_empty() && header.is_none() && cells.iter().any(|c| c.parse::<f64>().is_err()) {
-            header = Some(cells.iter().map(|c| c.to_string()).collect());
-            continue;
-        }
-        let values = parse_list(line).with_context(|| format!("line {}", k + 1))?;
-        let q = match &header {
-            None => values,
-            Some(names) => {
-                let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                robot.configuration_from_names(&names, &values).with_context(|| format!("line {}", k + 1))?
-            }
-        };
-        out.push(q);
-    }
-    Ok(out)
-}
-
-/// A NumPy `.npy` array of float64 or float32, shape (dof,) or (n, dof), C order.
-fn read_npy(bytes: &[u8]) -> Result<Vec<Vec<f64>>> {
-    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
-        bail!("not a NumPy .npy file");
-    }
-    let (header_len, start) = match bytes[6] {
-        1 => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
-        2 | 3 if bytes.len() >= 12 => {
-            (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12)
-        }
-        v => bail!("unsupported .npy version {v}"),
-    };
-    let header = bytes.get(start..start + header_len).context("truncated .npy header")?;
-    let header = std::str::from_utf8(header).context(".npy header is not text")?;
-    let field = |key: &str| -> Result<&str> {
-        let at = header.find(&format!("'{key}'")).with_context(|| format!(".npy header has no {key:?}"))?;
-        Ok(header[at + key.len() + 2..].trim_start().trim_start_matches(':').trim_start())
-    };
-    let descr = field("descr")?;
-    let width = if descr.starts_with("'<f8'") || descr.starts_with("'float64'") {
-        8
-    } else if descr.starts_with("'<f4'") {
-        4
-    } else {
-        bail!(
-            "unsupported .npy dtype {} (little-endian float64 or float32)",
-            descr.split(',').next().unwrap_or("")
-        );
-    };
-    if field("fortran_order")?.starts_with("True") {
-        bail!("Fortran-ordered .npy arrays are not supported (save with C order)");
-    }
-    let shape = field("shape")?;
-    let inside =
-        shape.strip_prefix('(').and_then(|s| s.split(')').next()).context(".npy shape is not a tuple")?;
-    let dims: Vec<usize> = inside
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<usize>().with_context(|| format!(".npy shape entry {s:?}")))
-        .collect::<Result<_>>()?;
-    let (rows, cols) = match dims[..] {
-        [n] => (1, n),
-        [r, c] => (r, c),
-        _ => bail!(".npy array of shape {dims:?}: expected (dof,) or (n, dof)"),
-    };
-    let data = &bytes[start + header_len..];
-    let count = rows.checked_mul(cols).context(".npy shape too large")?;
-    if data.len() != count * width {
-        bail!(".npy data has {} bytes, the shape needs {}", data.len(), count * width);
-    }
-    let value = |k: usize| -> f64 {
-        let b = &data[k * width..(k + 1) * width];
-        if width == 8 {
-            f64::from_le_bytes(b.try_into().expect("8 bytes"))
-        } else {
-            f64::from(f32::from_le_bytes(b.try_into().expect("4 bytes")))
-        }
-    };
-    Ok((0..rows).map(|r| (0..cols).map(|c| value(r * cols + c)).collect()).collect())
 }

@@ -10,6 +10,11 @@
 //!              [--suite all|workcell|reference] [--siconos-dir DIR]
 //! proxima check --urdf FILE [--srdf FILE] [--package-dir DIR]... (--q "q1,q2,..." | --configs FILE.csv|FILE.npy)
 //!               [--all-pairs] [--clamp] [--fail-on-collision] [--format text|json]
+//! proxima batch --urdf FILE [--srdf FILE] [--package-dir DIR]... --configs FILE.npy|FILE.csv
+//!               --out FILE.npy|FILE.npz|FILE.csv [--threads N] [--mode distance|all-pairs|collision]
+//!               [--margin M] [--chunk-size N] [--clamp] [--fresh]
+//! proxima view --workload FILE (--i K | --track T) --out PAGE.html   (geometry or CCD workload)
+//! proxima view --urdf FILE [--srdf FILE] [--package-dir DIR]... [--margin M] --out PAGE.html
 //! proxima completions bash|zsh|fish|elvish|powershell
 //!
 //! the lab (proxima-bench): harness runners and experiment reproductions
@@ -29,13 +34,20 @@
 //! a failure (`check --fail-on-collision`); 2 for bad arguments or bad input, with one line
 //! `error: ...` on stderr; 3 for an internal error (a panic, reported on one line).
 
+mod batch;
 mod check;
+#[cfg(test)]
+mod cli_reference;
 mod completions;
+mod configs;
 mod demo;
+mod demo_page;
+mod npy;
 mod query;
 mod query_toi;
 mod scalar;
 mod solve;
+mod view;
 mod workcell_demo;
 
 use std::process::ExitCode;
@@ -45,8 +57,8 @@ use proxima_bench::{bench_ccd, bench_geometry, bench_lcp, bench_robot, reproduce
 use proxima_cli_support::exit;
 
 /// Certified convex proximity queries (distance with a proven [lower, upper] bracket,
-/// intersection, tracking), LCP / convex QP solving (exact or f64), robot workcell monitoring,
-/// and the benchmark harness runners.
+/// intersection, time of impact), robot self-distance checks from URDF, workcell monitoring,
+/// LCP / convex QP solving (exact or f64), and the benchmark harness runners.
 #[derive(Debug, Parser)]
 #[command(name = "proxima", version)]
 struct Cli {
@@ -71,6 +83,12 @@ enum Command {
     /// Certified self-distances of a robot (URDF + meshes, optional SRDF) for one configuration
     /// or a CSV / .npy file of them.
     Check(check::CheckArgs),
+    /// Certified self-distances or collision verdicts for a file of configurations on every core:
+    /// progress bar, .npy / .npz / .csv output, resumable after a kill.
+    Batch(batch::BatchArgs),
+    /// Write a self-contained 3D page (no network): a geometry or CCD query, a workload track, or
+    /// a robot with joint sliders.
+    View(view::ViewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(completions::CompletionsArgs),
     /// Benchmark harness: time the geometry queries of a workload and write JSON Lines results.
@@ -100,9 +118,12 @@ fn main() -> ExitCode {
     };
     exit::run_command(|| match &cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Query(args) if query::is_toi(args) => query_toi::run(args),
         Command::Query(args) => query::run(args),
         Command::Demo(args) => demo::run(args),
+        Command::View(args) => view::run(args),
         Command::Check(args) => check::run(args),
+        Command::Batch(args) => batch::run(args),
         Command::Completions(args) => completions::run::<Cli>(args),
         Command::BenchGeometry(args) => bench_geometry::run(args),
         Command::BenchCcd(args) => bench_ccd::run(args),
@@ -110,4 +131,38 @@ fn main() -> ExitCode {
         Command::BenchRobot(args) => bench_robot::run(args),
         Command::Reproduce(args) => reproduce::run(args),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::Cli;
+
+    /// `docs/cli-reference.md` is the rendering of this command tree; `PROXIMA_BLESS=1`
+    /// rewrites it (see `scripts/regen-docs.sh`).
+    #[test]
+    fn cli_reference_is_current() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli-reference.md");
+        let rendered = crate::cli_reference::render::<Cli>();
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current == rendered {
+            return;
+        }
+        if std::env::var_os("PROXIMA_BLESS").is_some() {
+            std::fs::write(&path, rendered).expect("write docs/cli-reference.md");
+            return;
+        }
+        panic!("docs/cli-reference.md is stale: run scripts/regen-docs.sh");
+    }
+
+    /// The root help describes the whole tool, not one part of it.
+    #[test]
+    fn root_help_describes_the_whole_tool() {
+        use clap::CommandFactory;
+        let help = Cli::command().render_long_help().to_string();
+        for word in ["distance", "LCP", "robot", "Benchmark harness", "completion"] {
+            assert!(help.contains(word), "`proxima --help` should mention {word}:\n{help}");
+        }
+    }
 }

@@ -69,6 +69,24 @@ fn json_summary_is_the_last_line_and_plots_exist() {
     assert_eq!(robots["brute_force_mismatches"], 0);
     let scale = &s["details"]["scale"];
     assert!(scale["objects"].as_u64().unwrap() >= 100 && scale["pairs"].as_u64().unwrap() > 2000, "{scale}");
+    // the replay page: the summary element carries the JSON summary's minimum in full, and
+    // the data block has one replay per run with a frame per cycle
+    let page = std::fs::read_to_string(s["page"].as_str().unwrap()).unwrap();
+    let min = s["min_distance"].as_f64().unwrap();
+    assert!(page.contains(&format!("id=\"summary\" data-min-distance=\"{min}\"")), "summary attribute");
+    assert!(page.contains(&format!("minimum distance {min} m")), "summary text");
+    let start = page.find("id=\"proxima-data\">").unwrap() + "id=\"proxima-data\">".len();
+    let data: Value =
+        serde_json::from_str(&page[start..start + page[start..].find("</script>").unwrap()]).unwrap();
+    let views = data["views"].as_array().unwrap();
+    assert_eq!(views.len(), 3, "W25, the two Pandas, the scaled scene");
+    assert_eq!(views[0]["kind"], "replay");
+    assert_eq!(views[0]["timeline"]["cycles"], 200);
+    assert_eq!(views[0]["timeline"]["frame_cycle"]["len"], 200);
+    assert_eq!(views[0]["timeline"]["minimum"]["distance"].as_f64(), Some(min));
+    assert_eq!(views[1]["timeline"]["cycles"], 20);
+    assert_eq!(views[1]["timeline"]["minimum"]["distance"], s["details"]["robots"]["min_distance"]);
+    assert_eq!(views[2]["timeline"]["cycles"], 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -82,3 +82,9 @@ pub use query::{
     SignedDistance, distance, distance_tracked, intersects, signed_distance,
 };
 pub use shape::{Shape, ShapeKind};
+
+/// The repository README's geometry example, compiled and run as a doctest of this crate
+/// (only under `cargo test`: the README lies outside the published package).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct RepositoryReadme;

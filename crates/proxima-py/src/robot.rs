@@ -10,10 +10,12 @@
 //!   (proven minimal by the scene crate's branch and bound), its pair as link names, whether
 //!   any pair touches or overlaps, the bracket, and every pair's distance on request. Calls
 //!   share one workspace, warm-started from the previous configuration (certified either way).
-//! * `distances_batch(Q, threads=None, clamp=False)`: one row per configuration, the GIL
-//!   released, rows written in place on `threads` threads ([`crate::parallel`]); every row
-//!   is a cold query (no warm start between rows), so the arrays are identical for any
-//!   thread count.
+//! * `distances_batch(Q, threads=None, clamp=False, margin=None)`: one row per configuration,
+//!   the GIL released, computed by the scene crate's batch engine
+//!   ([`proxima_scene::batch::RobotBatch`]: chunks on `threads` threads, every row a cold
+//!   query), so the arrays are identical for any thread count, and to `proxima.ray`'s.
+//! * `check_configurations(Q, clamp=False)`: the batch's input checks alone (`proxima.ray`
+//!   runs them before shipping anything).
 //!
 //! Pickling carries the description's source, not the built model: the URDF and SRDF text,
 //! the directories meshes were resolved from, and the bytes of every mesh file used. Hulls
@@ -26,9 +28,10 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyUntypedArrayMethods};
 use proxima_geom::Pose;
 use proxima_robot::{GeometrySource, LimitPolicy, LoadOptions, MeshCache, Robot, Srdf, parse_urdf};
+use proxima_scene::batch::{BatchSettings, NO_PAIR, RobotBatch};
 use proxima_scene::{
     DistanceMode, RobotQuerySettings, RobotWorkspace, RobotWorld, RobotWorldBuilder, SceneError,
 };
@@ -37,7 +40,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::arrays::{self, read_only};
 use crate::errors::{self, InternalError, catch, guard, invalid};
-use crate::parallel::{FirstFailure, Rows, fill, thread_count};
+use crate::parallel::thread_count;
 
 /// What a robot was built from (what it pickles to and compares by).
 #[derive(Debug, Clone, PartialEq)]
@@ -254,8 +257,10 @@ impl PyRobot {
 
     /// Distances at N configurations `Q` (N, dof): arrays `min_distance`, `pair_a`, `pair_b`
     /// (indices into `link_names`), `in_collision`, `lower`, `upper`; the GIL released, rows
-    /// in input order for any thread count.
-    #[pyo3(signature = (Q, threads=None, clamp=false))]
+    /// in input order and the same bits for any thread count (the scene crate's batch
+    /// engine, [`RobotBatch`]). With `margin`: distances exact up to it, `inf` (pair -1,
+    /// bracket [margin, inf]) beyond.
+    #[pyo3(signature = (Q, threads=None, clamp=false, margin=None))]
     #[allow(non_snake_case)]
     fn distances_batch(
         &self,
@@ -263,71 +268,60 @@ impl PyRobot {
         Q: &Bound<'_, PyAny>,
         threads: Option<i64>,
         clamp: bool,
+        margin: Option<f64>,
     ) -> PyResult<PyRobotBatch> {
         let threads = thread_count(threads)?;
+        let (_, _, q) = arrays::matrix(Q, Some(self.world.dof()), "Q")?;
+        let settings = BatchSettings::default()
+            .with_threads(threads)
+            .with_margin(margin)
+            .with_query(Self::settings(clamp, false));
+        let result = py
+            .detach(|| catch(|| RobotBatch::new(&self.world, &q, &settings).and_then(|b| b.run(None))))?
+            .map_err(batch_error)?;
+        let (pair_a, pair_b): (Vec<i64>, Vec<i64>) = result
+            .pair
+            .iter()
+            .map(|&k| {
+                if k == NO_PAIR {
+                    (-1, -1)
+                } else {
+                    let (a, b) = self.pair_links(k as usize);
+                    (a as i64, b as i64)
+                }
+            })
+            .unzip();
+        Ok(PyRobotBatch {
+            min_distance: read_only(PyArray1::from_vec(py, result.min_distance))?.unbind(),
+            pair_a: read_only(PyArray1::from_vec(py, pair_a))?.unbind(),
+            pair_b: read_only(PyArray1::from_vec(py, pair_b))?.unbind(),
+            in_collision: read_only(PyArray1::from_vec(py, result.in_collision))?.unbind(),
+            lower: read_only(PyArray1::from_vec(py, result.lower))?.unbind(),
+            upper: read_only(PyArray1::from_vec(py, result.upper))?.unbind(),
+        })
+    }
+
+    /// Checks configurations `Q` (N, dof) as a batch would, without computing anything: finite
+    /// values, joint limits (unless `clamp`). Raises `ValueError` (`RobotError`) naming the
+    /// first bad row, as `Q[i]: ...`.
+    #[pyo3(signature = (Q, clamp=false))]
+    #[allow(non_snake_case)]
+    fn check_configurations(&self, py: Python<'_>, Q: &Bound<'_, PyAny>, clamp: bool) -> PyResult<()> {
         let dof = self.world.dof();
-        let (n, _, q) = arrays::matrix(Q, Some(dof), "Q")?;
-        let settings = Self::settings(clamp, false);
-        let min_distance = PyArray1::<f64>::zeros(py, n, false);
-        let lower = PyArray1::<f64>::zeros(py, n, false);
-        let upper = PyArray1::<f64>::zeros(py, n, false);
-        let pair_a = PyArray1::<i64>::zeros(py, n, false);
-        let pair_b = PyArray1::<i64>::zeros(py, n, false);
-        let in_collision = PyArray1::<bool>::zeros(py, n, false);
-        {
-            let (mut d, mut lo, mut up) = (min_distance.readwrite(), lower.readwrite(), upper.readwrite());
-            let (mut a, mut b, mut c) = (pair_a.readwrite(), pair_b.readwrite(), in_collision.readwrite());
-            let slices = |e| InternalError::new_err(format!("output array: {e}"));
-            let rows = RobotRows {
-                values: [
-                    d.as_slice_mut().map_err(slices)?,
-                    lo.as_slice_mut().map_err(slices)?,
-                    up.as_slice_mut().map_err(slices)?,
-                ],
-                pairs: [a.as_slice_mut().map_err(slices)?, b.as_slice_mut().map_err(slices)?],
-                in_collision: c.as_slice_mut().map_err(slices)?,
-            };
-            let failure = FirstFailure::new();
-            let leaf = |offset: usize, part: RobotRows<'_>| {
-                let mut ws = self.world.workspace();
-                for j in 0..part.len() {
-                    let i = offset + j;
-                    match self.world.distances(
-                        &q[i * dof..(i + 1) * dof],
-                        &mut ws,
-                        &settings,
-                        DistanceMode::Minimum,
-                    ) {
-                        Ok(report) => {
-                            let closest = report.closest;
-                            part.values[0][j] = closest.map_or(f64::INFINITY, |c| c.distance);
-                            part.values[1][j] = closest.map_or(f64::INFINITY, |c| c.lower);
-                            part.values[2][j] = closest.map_or(f64::INFINITY, |c| c.upper);
-                            let (la, lb) = closest.map_or((-1, -1), |c| {
-                                let (la, lb) = self.pair_links(c.pair);
-                                (la as i64, lb as i64)
-                            });
-                            part.pairs[0][j] = la;
-                            part.pairs[1][j] = lb;
-                            part.in_collision[j] = report.in_collision;
-                        }
-                        Err(e) => failure.record(i, e),
+        let (_, _, q) = arrays::matrix(Q, Some(dof), "Q")?;
+        let limits = if clamp { LimitPolicy::Clamp } else { LimitPolicy::Reject };
+        py.detach(|| {
+            catch(|| {
+                let mut scratch = vec![0.0; dof];
+                for (i, row) in q.chunks_exact(dof.max(1)).enumerate() {
+                    if let Err(e) = self.world.check_configuration(row, limits, &mut scratch) {
+                        return Err((i, e));
                     }
                 }
-            };
-            py.detach(|| catch(|| fill(rows, threads, &leaf)))?.map_err(InternalError::new_err)?;
-            if let Some((i, e)) = failure.into_inner() {
-                return Err(row_error(i, e));
-            }
-        }
-        Ok(PyRobotBatch {
-            min_distance: read_only(min_distance)?.unbind(),
-            pair_a: read_only(pair_a)?.unbind(),
-            pair_b: read_only(pair_b)?.unbind(),
-            in_collision: read_only(in_collision)?.unbind(),
-            lower: read_only(lower)?.unbind(),
-            upper: read_only(upper)?.unbind(),
-        })
+                Ok(())
+            })
+        })?
+        .map_err(|(i, e)| row_error(i, e))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -370,6 +364,14 @@ fn row_error(i: usize, e: SceneError) -> PyErr {
     }
 }
 
+/// A batch error: a configuration's as `Q[i]: ...`, the rest (settings) as they are.
+fn batch_error(e: SceneError) -> PyErr {
+    match e {
+        SceneError::Configuration { index, source } => row_error(index, *source),
+        other => errors::scene(other),
+    }
+}
+
 /// The pickled state of a `Robot`.
 type RobotState = (String, String, Option<(String, String)>, Vec<String>, Vec<(String, Vec<u8>)>);
 
@@ -379,30 +381,6 @@ type RobotState = (String, String, Option<(String, String)>, Vec<String>, Vec<(S
 pub fn robot_from_state(state: RobotState) -> PyResult<PyRobot> {
     let (urdf_path, urdf_text, srdf, package_dirs, meshes) = state;
     guard(|| PyRobot::from_source(RobotSource { urdf_path, urdf_text, srdf, package_dirs, meshes }))
-}
-
-/// The output arrays of a robot batch, split for filling off the GIL.
-struct RobotRows<'a> {
-    values: [&'a mut [f64]; 3],
-    pairs: [&'a mut [i64]; 2],
-    in_collision: &'a mut [bool],
-}
-
-impl Rows for RobotRows<'_> {
-    fn len(&self) -> usize {
-        self.in_collision.len()
-    }
-
-    fn split_at(self, k: usize) -> (Self, Self) {
-        let RobotRows { values, pairs, in_collision } = self;
-        let [v0, v1, v2] = values.map(|v| v.split_at_mut(k));
-        let [p0, p1] = pairs.map(|p| p.split_at_mut(k));
-        let (c0, c1) = in_collision.split_at_mut(k);
-        (
-            RobotRows { values: [v0.0, v1.0, v2.0], pairs: [p0.0, p1.0], in_collision: c0 },
-            RobotRows { values: [v0.1, v1.1, v2.1], pairs: [p0.1, p1.1], in_collision: c1 },
-        )
-    }
 }
 
 /// `proxima.RobotDistances`: the answer of `Robot.distances`.

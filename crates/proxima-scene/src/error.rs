@@ -47,6 +47,13 @@ pub enum SceneError {
         /// The geometry crate's reason.
         source: GeomError,
     },
+    /// A configuration of a batch was rejected or its query failed.
+    Configuration {
+        /// Its index in the batch (0-based).
+        index: usize,
+        /// Why.
+        source: Box<SceneError>,
+    },
 }
 
 impl SceneError {
@@ -81,6 +88,7 @@ impl fmt::Display for SceneError {
             SceneError::Query { pair, source } => {
                 write!(f, "distance query {} - {} failed: {source}", pair.0, pair.1)
             }
+            SceneError::Configuration { index, source } => write!(f, "configuration {index}: {source}"),
         }
     }
 }

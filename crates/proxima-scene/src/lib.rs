@@ -22,6 +22,7 @@
 //! | [`chain`] | [`KinematicChain`]: body poses at a configuration and body speed bounds from joint rates, for serial arms and [`PlacedRobot`] (the seam to robot models) |
 //! | [`swept`] | swept checks: [`certify_segment`] (a straight joint-space segment proven collision-free), [`Workcell::certify_interval`] / [`Workcell::swept_check`] (the motion between cycles, not only the sampled poses) |
 //! | [`workcell`] | [`Workcell`]: robots + objects + pairs; [`workcell::w25`], [`workcell::panda_cell`], [`workcell::scaled`] |
+//! | [`batch`] | many configurations ([`batch::RobotBatch`], [`batch::distances_batch`]) or shape pairs ([`batch::shape_pairs_batch`]) on a thread pool, rows in input order, the same bits for any thread count |
 //! | [`scene_file`] | [`parse_scene`], [`parse_scene_file`]: JSON scene files (robots by URDF too) with errors naming the field |
 //!
 //! # Should I use this?
@@ -73,6 +74,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod bounds;
 pub mod broadphase;
 pub mod chain;
@@ -95,7 +97,8 @@ pub use pairs::{Pair, PairRules, Selector};
 pub use query::{ColdQuery, PairQuery, TrackedQuery};
 pub use robot::{Axis, Joint, Link, RobotModel, Trajectory};
 pub use robot_query::{
-    CollisionReport, DistanceMode, DistanceReport, PairDistance, RobotQuerySettings, RobotWorkspace,
+    CollisionReport, DistanceMode, DistanceReport, FirstCollision, PairDistance, RobotQuerySettings,
+    RobotWorkspace,
 };
 pub use robot_world::{RobotPairRules, RobotWorld, RobotWorldBuilder, SelfCollision};
 pub use scene_file::{parse_scene, parse_scene_file, parse_scene_in};

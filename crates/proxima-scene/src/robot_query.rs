@@ -207,13 +207,13 @@ impl RobotWorld {
         }
     }
 
-    /// Forward kinematics: checks `q` (length [`RobotWorld::dof`], finite, limits under
-    /// `limits`) and places every robot piece.
-    pub fn set_configuration(
+    /// Checks `q` (length [`RobotWorld::dof`], finite, limits under `limits`) and writes the
+    /// values to use into `out` ([`RobotWorld::dof`] entries; clamped when asked).
+    pub fn check_configuration(
         &self,
         q: &[f64],
         limits: LimitPolicy,
-        ws: &mut RobotWorkspace,
+        out: &mut [f64],
     ) -> Result<(), SceneError> {
         if q.len() != self.dof {
             return Err(SceneError::invalid(
@@ -221,12 +221,27 @@ impl RobotWorld {
                 format!("{} values for {} joints ({})", q.len(), self.dof, self.joint_names().join(", ")),
             ));
         }
-        for (r, placed) in self.robots.iter().enumerate() {
+        for placed in &self.robots {
             let range = placed.coordinate_offset..placed.coordinate_offset + placed.robot.dof();
             placed
                 .robot
-                .check_configuration(&q[range.clone()], limits, &mut ws.q[range.clone()])
+                .check_configuration(&q[range.clone()], limits, &mut out[range])
                 .map_err(|e| SceneError::robot(&placed.name, e))?;
+        }
+        Ok(())
+    }
+
+    /// Forward kinematics: checks `q` ([`RobotWorld::check_configuration`]) and places every
+    /// robot piece.
+    pub fn set_configuration(
+        &self,
+        q: &[f64],
+        limits: LimitPolicy,
+        ws: &mut RobotWorkspace,
+    ) -> Result<(), SceneError> {
+        self.check_configuration(q, limits, &mut ws.q)?;
+        for (r, placed) in self.robots.iter().enumerate() {
+            let range = placed.coordinate_offset..placed.coordinate_offset + placed.robot.dof();
             placed.robot.link_poses_unchecked(&placed.base, &ws.q[range], &mut ws.link_poses[r]);
         }
         for (i, p) in self.pieces.iter().enumerate() {
@@ -365,9 +380,6 @@ impl RobotWorld {
         report.pairs.clear();
         report.closest = None;
         report.queries = 0;
-        let better = |x: &PairDistance, best: &Option<PairDistance>| {
-            best.is_none_or(|b| x.distance < b.distance || (x.distance == b.distance && x.pair < b.pair))
-        };
         match mode {
             DistanceMode::AllPairs => {
                 let mut current: Option<PairDistance> = None;
@@ -398,28 +410,120 @@ impl RobotWorld {
                 }
             }
             DistanceMode::Minimum => {
-                let mut order = std::mem::take(&mut ws.order);
-                order.clear();
-                for (k, &(_, i, j)) in self.piece_pairs.iter().enumerate() {
-                    order.push((self.ball_gap(ws, i as usize, j as usize), k as u32));
-                }
-                order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
-                for &(bound, k) in &order {
-                    if report.closest.is_some_and(|b| bound > b.distance) {
-                        break;
-                    }
-                    let d = self.piece_distance(ws, k as usize, settings, &unsigned)?;
-                    report.queries += 1;
-                    if better(&d, &report.closest) {
-                        report.closest = Some(d);
-                    }
-                }
-                ws.order = order;
+                let (closest, queries) = self.minimum_below(ws, settings, &unsigned, f64::INFINITY)?;
+                report.closest = closest;
+                report.queries = queries;
             }
         }
         report.in_collision = report.closest.is_some_and(|c| c.distance <= 0.0);
         ws.distances = report;
         Ok(&ws.distances)
+    }
+
+    /// The minimum distance by branch and bound over the piece pairs whose ball bound is at
+    /// most `cutoff` (see the module docs), and the number of piece pairs queried. With a
+    /// finite cutoff the answer is the true minimum when it is at most the cutoff (then the
+    /// same pair and the same bits as with an infinite cutoff: the minimum's own bound is at
+    /// most its distance, so both runs query it); an answer above the cutoff, or none, only
+    /// proves that every pair is more than `cutoff` apart.
+    pub(crate) fn minimum_below(
+        &self,
+        ws: &mut RobotWorkspace,
+        settings: &RobotQuerySettings,
+        unsigned: &QuerySettings,
+        cutoff: f64,
+    ) -> Result<(Option<PairDistance>, usize), SceneError> {
+        let mut order = std::mem::take(&mut ws.order);
+        order.clear();
+        for (k, &(_, i, j)) in self.piece_pairs.iter().enumerate() {
+            order.push((self.ball_gap(ws, i as usize, j as usize), k as u32));
+        }
+        order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        let mut closest: Option<PairDistance> = None;
+        let mut queries = 0;
+        let mut outcome = Ok(());
+        for &(bound, k) in &order {
+            if bound > cutoff || closest.is_some_and(|b| bound > b.distance) {
+                break;
+            }
+            match self.piece_distance(ws, k as usize, settings, unsigned) {
+                Ok(d) => {
+                    queries += 1;
+                    if better(&d, &closest) {
+                        closest = Some(d);
+                    }
+                }
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        ws.order = order;
+        outcome.map(|()| (closest, queries))
+    }
+
+    /// Whether configuration `q` is in collision — or, with `margin > 0`, whether some pair
+    /// is closer than `margin` — stopping at the first pair (in pair order) proven so.
+    /// Piece pairs whose bounding balls are at least `margin` apart are skipped; the others
+    /// go to [`proxima_geom::intersects`] (`margin == 0`: touching counts as colliding) or to
+    /// the certified distance (`margin > 0`: closer when its upper bound is below `margin`,
+    /// clear when its lower bound is at least `margin`). A pair without a verdict is
+    /// remembered and the search goes on for a proven one.
+    pub fn first_collision(
+        &self,
+        q: &[f64],
+        ws: &mut RobotWorkspace,
+        settings: &RobotQuerySettings,
+        margin: f64,
+    ) -> Result<FirstCollision, SceneError> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(SceneError::invalid("margin", format!("must be finite and >= 0, got {margin}")));
+        }
+        self.set_configuration(q, settings.limits, ws)?;
+        let unsigned = settings.query.clone().with_penetration_depth(false);
+        let unsigned_settings = RobotQuerySettings { signed: false, ..settings.clone() };
+        let mut undecided = None;
+        let mut queries = 0;
+        for k in 0..self.piece_pairs.len() {
+            let (pair, i, j) = self.piece_pairs[k];
+            let (pair, i, j) = (pair as usize, i as usize, j as usize);
+            if self.ball_gap(ws, i, j) > margin {
+                continue;
+            }
+            queries += 1;
+            let verdict = if margin == 0.0 {
+                let (x, y) = (&self.pieces[i], &self.pieces[j]);
+                let hit = intersects(&x.shape, &ws.poses[i], &y.shape, &ws.poses[j], &settings.query)
+                    .map_err(|source| {
+                        let (na, nb) = self.pair_names(pair);
+                        SceneError::Query { pair: (na.to_string(), nb.to_string()), source }
+                    })?;
+                match hit {
+                    Intersection::Intersecting { .. } => Verdict::Colliding,
+                    Intersection::Separated { .. } => Verdict::Separated,
+                    Intersection::Undecided { .. } => Verdict::Undecided,
+                }
+            } else {
+                let d = self.piece_distance(ws, k, &unsigned_settings, &unsigned)?;
+                if d.upper < margin {
+                    Verdict::Colliding
+                } else if d.lower >= margin {
+                    Verdict::Separated
+                } else {
+                    Verdict::Undecided
+                }
+            };
+            match verdict {
+                Verdict::Colliding => return Ok(FirstCollision::Colliding { pair, queries }),
+                Verdict::Undecided => undecided = undecided.or(Some(pair)),
+                Verdict::Separated => {}
+            }
+        }
+        Ok(match undecided {
+            Some(pair) => FirstCollision::Undecided { pair, queries },
+            None => FirstCollision::Free { queries },
+        })
     }
 
     /// Collision verdicts of every pair at configuration `q` (see the module docs). The report
@@ -477,11 +581,65 @@ impl RobotWorld {
     }
 }
 
+/// The answer of [`RobotWorld::first_collision`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstCollision {
+    /// Every pair is proven separated (by at least the margin).
+    Free {
+        /// Piece pairs queried.
+        queries: usize,
+    },
+    /// The first pair in pair order proven to collide (closer than the margin).
+    Colliding {
+        /// Index into [`RobotWorld::pairs`].
+        pair: usize,
+        /// Piece pairs queried.
+        queries: usize,
+    },
+    /// No pair is proven to collide, but this one (the first such) has no verdict: count it
+    /// as colliding.
+    Undecided {
+        /// Index into [`RobotWorld::pairs`].
+        pair: usize,
+        /// Piece pairs queried.
+        queries: usize,
+    },
+}
+
+impl FirstCollision {
+    /// Colliding or undecided.
+    pub fn in_collision(&self) -> bool {
+        !matches!(self, FirstCollision::Free { .. })
+    }
+
+    /// The colliding (or undecided) pair.
+    pub fn pair(&self) -> Option<usize> {
+        match *self {
+            FirstCollision::Free { .. } => None,
+            FirstCollision::Colliding { pair, .. } | FirstCollision::Undecided { pair, .. } => Some(pair),
+        }
+    }
+
+    /// Piece pairs queried.
+    pub fn queries(&self) -> usize {
+        match *self {
+            FirstCollision::Free { queries }
+            | FirstCollision::Colliding { queries, .. }
+            | FirstCollision::Undecided { queries, .. } => queries,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Verdict {
     Separated,
     Colliding,
     Undecided,
+}
+
+/// Whether `x` beats `best`: a smaller distance, ties to the first pair in pair order.
+fn better(x: &PairDistance, best: &Option<PairDistance>) -> bool {
+    best.is_none_or(|b| x.distance < b.distance || (x.distance == b.distance && x.pair < b.pair))
 }
 
 #[inline]
