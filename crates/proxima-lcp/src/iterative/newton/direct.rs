@@ -92,8 +92,9 @@ impl DirectStep {
     }
 }
 
-/// max |v_i| with four running maxima (so the loop vectorizes); 0 for an empty slice.
-fn max_abs(v: &[f64]) -> f64 {
+/// max |v_i| with four running maxima (so the loop vectorizes); 0 for an empty slice, NaN
+/// entries ignored (`f64::max`).
+pub(super) fn max_abs(v: &[f64]) -> f64 {
     let chunks = v.chunks_exact(4);
     let tail = chunks.remainder().iter().fold(0.0f64, |m, x| m.max(x.abs()));
     let mut m = [0.0f64; 4];
