@@ -26,6 +26,11 @@
 //! Updates whose U entry a_cj is zero are skipped, so the zero blocks of contact Jacobians
 //! cost nothing until fill-in reaches them.
 //!
+//! Why not a library LU: at the reduced sizes of the Newton systems (k ≈ 60–190) faer 0.24's
+//! blocked `PartialPivLu` (from a column-major copy, as here) measured 23.7 / 152 / 412 µs at
+//! k = 72 / 128 / 190 against 22.6 / 103 / 293 µs for this routine and 31.9 / 164 / 503 µs
+//! for the generic one (one pinned core, the same machine and run).
+//!
 //! # Edge cases
 //!
 //! * Singular to `tolerance` — no |a_rc| > tolerance at some column — returns `false`
