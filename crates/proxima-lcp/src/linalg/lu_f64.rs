@@ -27,10 +27,12 @@
 //! cost nothing until fill-in reaches them.
 //!
 //! Why not a library LU: at the reduced sizes of the Newton systems (k ≈ 60–190) faer 0.24's
-//! blocked `PartialPivLu` (from a column-major copy, as here) measured 23.7 / 152 / 412 µs at
-//! k = 72 / 128 / 190 against 22.6 / 103 / 293 µs for this routine and 31.9 / 164 / 503 µs
-//! for the generic one (one pinned core, the same machine and run).
-//!
+//! blocked `PartialPivLu` (from a column-major copy, as here) measured 23.7 / 158 / 424 µs at
+//! k = 72 / 128 / 190 against 26.0 / 108 / 278 µs for this routine and 33 / 165 / 510 µs for
+//! the generic one (one pinned core, the same run): about 10 % ahead at k = 72 only, behind
+//! from k ≈ 100 on, and with other rounding — this routine keeps the Newton iterates of the
+//! generic elimination bit for bit.
+
 //! # Edge cases
 //!
 //! * Singular to `tolerance` — no |a_rc| > tolerance at some column — returns `false`
