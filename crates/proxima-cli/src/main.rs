@@ -28,6 +28,7 @@ mod completions;
 mod demo;
 mod query;
 mod scalar;
+mod siconos_data;
 mod solve;
 mod workcell_demo;
 

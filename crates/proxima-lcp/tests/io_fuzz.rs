@@ -1,20 +1,20 @@
 //! Deterministic stand-in for the cargo-fuzz target (`fuzz/`, nightly only): runs
-//! `fuzz_readers` over every shared Siconos file, the MatrixMarket and JSON samples, and
+//! `fuzz_readers` over every vendored Siconos file, the MatrixMarket and JSON samples, and
 //! thousands of seeded byte-level mutations of them. It must never panic.
 
 use proxima_lcp::io::{fuzz_readers, read_json_problem, read_siconos_lcp};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/testdata.rs"]
+mod testdata;
 
 fn siconos() -> String {
-    shared_dir::shared("testdata/siconos-lcp")
+    testdata::testdata("siconos-lcp")
 }
 const TESTDATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
 fn dense() -> String {
-    shared_dir::shared("bench/lcp/data/public/dense")
+    testdata::testdata("bench-lcp/dense")
 }
 
 fn files_in(dir: &str, ext: &str) -> Vec<Vec<u8>> {
