@@ -71,6 +71,7 @@
 //! constructors; bad poses by [`Pose`].
 
 mod delta;
+mod hull_facets;
 mod objects;
 mod polyhedron;
 mod solver;
@@ -78,6 +79,8 @@ mod solver;
 use nalgebra::{Point3, Vector3};
 
 pub use objects::{ellipsoid_model, genball, genball_normals};
+pub use hull_facets::FACET_MERGE_TOLERANCE;
+pub(crate) use hull_facets::HullFacets;
 pub use polyhedron::{CLIP_EXTENT, FacetPolyhedron};
 
 use crate::error::GeomError;
@@ -200,9 +203,24 @@ impl Dqp3Result {
     }
 }
 
+/// Cold DQP3 distance (start at the centroids; adjacency-restricted ratio tests once a point
+/// has an active facet, when [`Dqp3Settings::use_adjacency`] is on).
+pub fn distance_dqp3(
+    a: &FacetPolyhedron,
+    pose_a: &Pose,
+    b: &FacetPolyhedron,
+    pose_b: &Pose,
+    settings: &Dqp3Settings,
+) -> Result<Dqp3Result, GeomError> {
+    settings.validate()?;
+    let mut warm = cold_state(a, b);
+    Ok(solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency))
+}
+
 /// The facet form of a shape in its local frame: a cuboid by its six planes, a half-space
-/// polyhedron by its half-spaces, a vertex polytope through the polar dual. Other shapes:
-/// [`GeomError::Degenerate`]. Build it once per shape and reuse it (O(m²) clipping).
+/// polyhedron by its half-spaces, a vertex polytope by the grouped facets of its exact hull.
+/// Other shapes: [`GeomError::Degenerate`]. Build it once per shape and reuse it. The query
+/// API never trusts a facet form for a certificate (see [`crate::FacetShape`]).
 pub fn facet_form(s: &Shape) -> Result<FacetPolyhedron, GeomError> {
     match s {
         Shape::Cuboid(c) => {
@@ -227,42 +245,32 @@ pub fn facet_form(s: &Shape) -> Result<FacetPolyhedron, GeomError> {
     }
 }
 
-/// A DQP3 answer in the query API's form: `Separated` with witnesses and normal, or
-/// `Intersecting` with the common point; certificate `[lower, upper]`; algorithm
-/// [`Algorithm::Dqp3`](crate::Algorithm::Dqp3). `None` unless the run ended
-/// [`Dqp3Status::Optimal`] (a pass limit or retreat is not an answer).
-pub fn to_distance_result(r: &Dqp3Result) -> Option<crate::DistanceResult> {
-    if r.status != Dqp3Status::Optimal {
-        return None;
-    }
-    let proximity = match r.outcome {
-        Dqp3Outcome::Separated { distance, point_a, point_b, normal } => {
-            crate::Proximity::Separated { distance, point_a, point_b, normal }
-        }
-        Dqp3Outcome::Intersecting { point } => {
-            crate::Proximity::Intersecting { point: Some(point), depth: None }
-        }
-    };
-    Some(crate::DistanceResult {
-        proximity,
-        certificate: crate::Certificate { lower: r.lower.max(0.0), upper: r.upper },
-        algorithm: crate::Algorithm::Dqp3,
-        path: crate::QueryPath::Dqp3 { passes: u32::try_from(r.passes).unwrap_or(u32::MAX) },
-    })
+/// The active facets of both objects after a run (insertion order).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ActiveSets {
+    ids: [[u32; 3]; 2],
+    count: [usize; 2],
 }
 
-/// Cold DQP3 distance (start at the centroids; adjacency-restricted ratio tests once a point
-/// has an active facet, when [`Dqp3Settings::use_adjacency`] is on).
-pub fn distance_dqp3(
+impl ActiveSets {
+    /// The active facets of object `i` (0 = a, 1 = b).
+    pub(crate) fn of(&self, i: usize) -> &[u32] {
+        &self.ids[i][..self.count[i]]
+    }
+}
+
+/// [`distance_dqp3`] with the final active sets.
+pub(crate) fn distance_dqp3_active(
     a: &FacetPolyhedron,
     pose_a: &Pose,
     b: &FacetPolyhedron,
     pose_b: &Pose,
     settings: &Dqp3Settings,
-) -> Result<Dqp3Result, GeomError> {
+) -> Result<(Dqp3Result, ActiveSets), GeomError> {
     settings.validate()?;
     let mut warm = cold_state(a, b);
-    Ok(solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency))
+    let r = solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency);
+    Ok((r, ActiveSets { ids: warm.act, count: warm.count }))
 }
 
 fn cold_state(a: &FacetPolyhedron, b: &FacetPolyhedron) -> solver::Warm {

@@ -73,9 +73,11 @@ use crate::gjk::{GjkCache, GjkSettings, GjkStatus};
 mod certificate;
 mod dispatch;
 mod distance;
+mod facet_tracking;
 mod intersect;
 use crate::pose::Pose;
 use crate::shape::Shape;
+pub use facet_tracking::{Dqp3ShapeTracker, FacetShape, distance_facet_shapes};
 
 /// Which algorithm answers a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
