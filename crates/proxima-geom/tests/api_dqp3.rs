@@ -43,7 +43,10 @@ fn dqp3_agrees_with_gjk_and_lcp() {
                 let (pa, pb) =
                     (pose(k as f64, [0.0, 0.0, 0.0]), pose(-(k as f64), [1.2 + d, 0.3, -0.2 + 0.1 * d]));
                 let ours = distance(a, &pa, b, &pb, &dqp3).unwrap();
-                assert_eq!(ours.algorithm, Algorithm::Dqp3, "{:?}-{:?} k {k}: {ours:?}", a.kind(), b.kind());
+                // Separated pairs are DQP3's answers (certified against the shapes); contact
+                // is proven by GJK on the shapes themselves.
+                let expected = if ours.distance() > 0.0 { Algorithm::Dqp3 } else { Algorithm::Gjk };
+                assert_eq!(ours.algorithm, expected, "{:?}-{:?} k {k}: {ours:?}", a.kind(), b.kind());
                 let reference = distance(a, &pa, b, &pb, &gjk).unwrap();
                 assert!(
                     (ours.distance() - reference.distance()).abs() <= 1e-8 * (1.0 + reference.distance()),

@@ -13,12 +13,15 @@
 //!   takes an edge neighbour when it is exactly coplanar with the triangle it is reached from
 //!   (exact orientation test) or when the neighbour's far corner lies within τ of the group's
 //!   plane, and its normal points the same way;
-//! * the group's plane is n·x = h with h = max over **all** hull vertices of n·v, so H lies in
-//!   the half-space n·x ≤ h (to the rounding of one dot product per vertex);
+//! * the group's plane is n·x = h with h = max over **all** hull vertices of n·v plus a pad of
+//!   16 ulps of (1 + max |v|), so H lies in the half-space n·x ≤ h rigorously (the pad covers
+//!   the rounding of every n·v, and the verification below re-checks every input point);
 //! * τ = [`FACET_MERGE_TOLERANCE`] × (1 + max |v|): every corner of a group's triangles lies
 //!   within τ below the group's plane (checked, see below).
 //!
-//! The facet form F = ∩ {n_g·x ≤ h_g} therefore contains H, and each facet touches H within τ.
+//! The facet form F = ∩ {n_g·x ≤ h_g} therefore contains H, and each facet touches H within τ
+//! (plus the pad). Any lower bound of the distance between two facet forms is therefore one of
+//! the distance between the hulls.
 //! Where two facets meet at a tiny dihedral angle α, F's ridge may move sideways by up to τ/α,
 //! but it stays within about τ of H's surface there (H is nearly flat); at a sharp vertex F can
 //! extend beyond H by τ / sin(half-angle). The query layer never trusts F for a certificate: it
@@ -28,16 +31,20 @@
 //! # Verification (after construction; [`GeomError::Degenerate`] when it fails)
 //!
 //! 1. every triangle belongs to exactly one facet (no facet missing);
-//! 2. every corner of a facet's triangles lies within [−τ, ε] of the facet's plane;
-//! 3. every input point v satisfies n_g·v ≤ h_g + ε for every facet g (H ⊆ F), with ε = 8 ulps
-//!    of (1 + max |v|) for the rounding of n_g·v.
+//! 2. every corner of a facet's triangles lies within τ + 2 pad below the facet's plane;
+//! 3. every input point v satisfies n_g·v ≤ h_g for every facet g (H ⊆ F; the float
+//!    evaluation errs by at most 3 ulps of |v|, well inside the pad).
 //!
-//! # Adjacency
+//! # Adjacency (what can block a DQP3 step)
 //!
-//! Two facets are neighbours when they share a hull vertex. For F's polygons this is a
-//! superset of the edge neighbours whenever F's combinatorics match H's; where a merged plane
-//! tilts by ~τ the DQP3 ratio test may miss a constraint by that much, which the snapped
-//! certificate absorbs.
+//! A point moving in the plane of one active facet g leaves F through an edge of g's polygon:
+//! the facets across g's boundary edges block it ([`HullFacets::edge_neighbours`]). A point
+//! moving along the line of two active facets g, k leaves at an end point of their common
+//! edge: the facets incident to the hull vertices g and k share block it
+//! ([`HullFacets::incident`]). Otherwise (no common vertex) every facet sharing a vertex with g
+//! (`neighbours`, also [`FacetPolyhedron::neighbours`](super::FacetPolyhedron::neighbours)). These hold whenever F's combinatorics match H's; where
+//! a merged plane tilts by ~τ the ratio test may miss a constraint by about that much, which
+//! the snapped certificate of the query layer absorbs.
 
 use std::collections::HashMap;
 
@@ -57,8 +64,6 @@ pub const FACET_MERGE_TOLERANCE: f64 = 1e-10;
 pub(crate) struct HullFacets {
     /// Hull vertices (exact copies of input points).
     pub vertices: Vec<Point3<f64>>,
-    /// Input index of each hull vertex.
-    pub input_indices: Vec<usize>,
     /// Hull triangles (outward, indices into `vertices`), grouped by facet: the triangles of
     /// facet g are `triangles[start[g]..start[g + 1]]`.
     pub triangles: Vec<[u32; 3]>,
@@ -69,6 +74,12 @@ pub(crate) struct HullFacets {
     /// Facets sharing a hull vertex with facet g: `neighbours[nb_start[g]..nb_start[g + 1]]`.
     pub neighbours: Vec<u32>,
     pub nb_start: Vec<u32>,
+    /// Facets across a boundary edge of facet g: `edge_nb[edge_start[g]..edge_start[g + 1]]`.
+    pub edge_nb: Vec<u32>,
+    pub edge_start: Vec<u32>,
+    /// Facets incident to hull vertex i: `incident[inc_start[i]..inc_start[i + 1]]`.
+    pub incident: Vec<u32>,
+    pub inc_start: Vec<u32>,
     /// The boundary loop of each facet (hull vertex indices; the longest loop if a facet
     /// came out with a hole).
     pub loops: Vec<Vec<u32>>,
@@ -81,6 +92,19 @@ impl HullFacets {
     pub fn facet_triangles(&self, g: usize) -> &[[u32; 3]] {
         &self.triangles[self.start[g] as usize..self.start[g + 1] as usize]
     }
+    /// Facets across a boundary edge of facet g.
+    pub fn edge_neighbours(&self, g: usize) -> &[u32] {
+        &self.edge_nb[self.edge_start[g] as usize..self.edge_start[g + 1] as usize]
+    }
+    /// Facets incident to hull vertex i.
+    pub fn incident(&self, i: usize) -> &[u32] {
+        &self.incident[self.inc_start[i] as usize..self.inc_start[i + 1] as usize]
+    }
+}
+
+/// The outward pad of every facet offset: 16 ulps of `scale` = 1 + max |v|.
+fn offset_pad(scale: f64) -> f64 {
+    16.0 * f64::EPSILON * scale
 }
 
 fn coord(p: &Point3<f64>) -> Coord3D<f64> {
@@ -144,9 +168,12 @@ fn group(hull: &ConvexHull) -> HullFacets {
         members.push(list);
         normals.push(n);
     }
-    // Planes: the seed normal, offset = max over every hull vertex.
-    let offsets: Vec<f64> =
-        normals.iter().map(|n| v.iter().map(|p| n.dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max)).collect();
+    // Planes: the seed normal, offset = max over every hull vertex, padded.
+    let pad = offset_pad(scale);
+    let offsets: Vec<f64> = normals
+        .iter()
+        .map(|n| v.iter().map(|p| n.dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max) + pad)
+        .collect();
     let mut triangles = Vec::with_capacity(tris.len());
     let mut start = vec![0u32];
     for list in &members {
@@ -174,16 +201,34 @@ fn group(hull: &ConvexHull) -> HullFacets {
         neighbours.extend(nb);
         nb_start.push(neighbours.len() as u32);
     }
+    let (mut edge_nb, mut edge_start) = (Vec::new(), vec![0u32]);
+    for (g, list) in members.iter().enumerate() {
+        let mut nb: Vec<u32> =
+            list.iter().flat_map(|&t| (0..3).filter_map(move |e| across(t, e))).map(|u| group_of[u]).collect();
+        nb.sort_unstable();
+        nb.dedup();
+        nb.retain(|&k| k != g as u32);
+        edge_nb.extend(nb);
+        edge_start.push(edge_nb.len() as u32);
+    }
+    let (mut incident, mut inc_start) = (Vec::new(), vec![0u32]);
+    for list in &at_vertex {
+        incident.extend(list);
+        inc_start.push(incident.len() as u32);
+    }
     let loops = members.iter().map(|list| boundary_loop(tris, list, &group_of, &across)).collect();
     HullFacets {
         vertices: v.to_vec(),
-        input_indices: hull.input_indices().to_vec(),
         triangles,
         start,
         normals,
         offsets,
         neighbours,
         nb_start,
+        edge_nb,
+        edge_start,
+        incident,
+        inc_start,
         loops,
         tolerance: tol,
     }
@@ -233,7 +278,7 @@ fn boundary_loop(
 
 fn verify(points: &[[f64; 3]], f: &HullFacets) -> Result<(), GeomError> {
     let scale = 1.0 + points.iter().fold(0.0f64, |s, p| s.max(Vector3::from(*p).norm()));
-    let eps = 8.0 * f64::EPSILON * scale;
+    let pad = offset_pad(scale);
     let bad = |what| Err(GeomError::Degenerate { what });
     // 1. Every triangle in exactly one facet: the groups partition the triangles.
     let mut seen: HashMap<[u32; 3], u32> = HashMap::with_capacity(f.triangles.len());
@@ -245,17 +290,17 @@ fn verify(points: &[[f64; 3]], f: &HullFacets) -> Result<(), GeomError> {
     }
     for g in 0..f.normals.len() {
         let (n, h) = (f.normals[g], f.offsets[g]);
-        // 2. The facet's corners within [−τ, ε] of its plane.
+        // 2. The facet's corners within τ + 2 pad below its plane.
         for t in f.facet_triangles(g) {
             for &i in t {
                 let s = n.dot(&f.vertices[i as usize].coords) - h;
-                if !(s >= -f.tolerance - eps && s <= eps) {
+                if !(s >= -f.tolerance - 2.0 * pad && s <= 0.0) {
                     return bad("facet form: a facet's corner is not on its plane (merge tolerance exceeded)");
                 }
             }
         }
         // 3. Every input point inside the facet's half-space.
-        if points.iter().any(|p| n.dot(&Vector3::from(*p)) > h + eps) {
+        if points.iter().any(|p| n.dot(&Vector3::from(*p)) > h) {
             return bad("facet form: an input point is outside a facet");
         }
     }

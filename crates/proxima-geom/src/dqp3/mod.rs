@@ -350,6 +350,21 @@ impl<'p> Dqp3Tracker<'p> {
         };
         res
     }
+    /// Whether the next step starts cold (at the centroids).
+    pub(crate) fn is_cold(&self) -> bool {
+        self.warm.count == [0, 0] && self.warm.x == [self.a.centroid, self.b.centroid]
+    }
+
+    /// Starts the next step from the world points `xa` on a and `xb` on b (e.g. another
+    /// algorithm's witnesses at these poses) with the facets active there.
+    pub(crate) fn seed(&mut self, pose_a: &Pose, pose_b: &Pose, xa: &Point3<f64>, xb: &Point3<f64>) {
+        let (la, lb) = (pose_a.inverse_transform_point(xa).coords, pose_b.inverse_transform_point(xb).coords);
+        let (act_a, na) = solver::detect(self.a, &la);
+        let (act_b, nb) = solver::detect(self.b, &lb);
+        self.warm = solver::Warm { x: [la, lb], act: [act_a, act_b], count: [na, nb], margin: [0.0; 2] };
+        self.last_common = None;
+    }
+
     /// The active facet indices of (a, b) after the last step.
     pub fn active_sets(&self) -> (&[u32], &[u32]) {
         (&self.warm.act[0][..self.warm.count[0]], &self.warm.act[1][..self.warm.count[1]])

@@ -51,6 +51,8 @@ pub struct FacetPolyhedron {
     pub(super) ay: Vec<f64>,
     pub(super) az: Vec<f64>,
     pub(super) b: Vec<f64>,
+    /// The same planes packed per facet (a, b), for ratio tests over adjacency lists.
+    pub(super) planes: Vec<[f64; 4]>,
     /// CSR adjacency: neighbours of j are `adj[adj_start[j]..adj_start[j + 1]]`.
     pub(super) adj_start: Vec<u32>,
     pub(super) adj: Vec<u32>,
@@ -123,7 +125,11 @@ impl FacetPolyhedron {
         let m = h.normals.len();
         let count = h.vertices.len() as f64;
         let centroid = h.vertices.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / count;
-        let radius = h.vertices.iter().fold(0.0f64, |s, p| s.max((p.coords - centroid).norm()));
+        // The hull's circumradius, enlarged for the facet form's excess over the hull (its
+        // planes lie within the merge tolerance of the hull's corners): DQP3's certificate
+        // needs a bound on |y − centroid| over the facet form.
+        let radius =
+            h.vertices.iter().fold(0.0f64, |s, p| s.max((p.coords - centroid).norm())) * (1.0 + 1e-6) + h.tolerance;
         let inward: Vec<Vector3<f64>> = h.normals.iter().map(|n| -n).collect();
         let b: Vec<f64> = h.offsets.iter().map(|o| -o).collect();
         let min_slack = (0..m).map(|j| inward[j].dot(&centroid) - b[j]).fold(f64::INFINITY, f64::min);
@@ -136,6 +142,7 @@ impl FacetPolyhedron {
             ax: inward.iter().map(|n| n.x).collect(),
             ay: inward.iter().map(|n| n.y).collect(),
             az: inward.iter().map(|n| n.z).collect(),
+            planes: packed(&inward, &b),
             b,
             adj_start: h.nb_start.clone(),
             adj: h.neighbours.clone(),
@@ -258,6 +265,7 @@ impl FacetPolyhedron {
             ax: normals.iter().map(|n| n.x).collect(),
             ay: normals.iter().map(|n| n.y).collect(),
             az: normals.iter().map(|n| n.z).collect(),
+            planes: packed(&normals, &offsets),
             b: offsets,
             adj_start,
             adj,
@@ -317,6 +325,11 @@ impl FacetPolyhedron {
             .map(|j| self.normal(j).dot(&x.coords) - self.b[j])
             .fold(f64::INFINITY, f64::min)
     }
+}
+
+/// (a, b) per facet, packed.
+fn packed(normals: &[Vector3<f64>], offsets: &[f64]) -> Vec<[f64; 4]> {
+    normals.iter().zip(offsets).map(|(n, b)| [n.x, n.y, n.z, *b]).collect()
 }
 
 /// Sutherland–Hodgman clip of a labelled polygon by a·x ≥ b (label `j` on the new edge).

@@ -3,12 +3,16 @@
 //! against the shapes, not the facet forms; see `distance/dqp3.rs` for how).
 //!
 //! A step whose DQP3 answer is refused (it does not end `Optimal`, a witness cannot be placed
-//! on its shape, a common point is not in both shapes, or the bracket from the shapes is wider
-//! than `gap_tolerance × scale`) is answered by warm-started GJK on the shapes instead, the
-//! DQP3 state is reset, and [`Dqp3ShapeTracker::refused_steps`] counts it.
+//! on its shape, or the bracket for the shapes is wider than `gap_tolerance × scale`) is
+//! answered by warm-started GJK on the shapes instead, the DQP3 state is reset, and
+//! [`Dqp3ShapeTracker::refused_steps`] counts it. Steps where DQP3 finds the facet forms in
+//! contact are answered by GJK too (it proves contact on the shapes themselves), and so are the
+//! following steps until GJK finds the shapes apart again. The first step after a reset is
+//! GJK's as well (cold DQP3 starts at the centroids and scans every facet); its witnesses seed
+//! DQP3's points and active facets.
 
-use super::distance::dqp3::{Side, certify, distance_sides, recompute};
-use super::{DistanceResult, QuerySettings};
+use super::distance::dqp3::{Side, Verdict, certify, distance_sides, recompute};
+use super::{DistanceResult, Proximity, QuerySettings};
 use crate::dqp3::{Dqp3Tracker, FacetPolyhedron, facet_form};
 use crate::error::GeomError;
 use crate::gjk::GjkCache;
@@ -97,6 +101,8 @@ pub struct Dqp3ShapeTracker<'s> {
     gjk: GjkCache,
     settings: QuerySettings,
     refused: usize,
+    /// The last step was contact, proven by GJK: the next one asks GJK first.
+    in_contact: bool,
 }
 
 impl<'s> Dqp3ShapeTracker<'s> {
@@ -111,6 +117,7 @@ impl<'s> Dqp3ShapeTracker<'s> {
             gjk: GjkCache::new(),
             settings: settings.clone(),
             refused: 0,
+            in_contact: false,
         })
     }
 
@@ -118,6 +125,7 @@ impl<'s> Dqp3ShapeTracker<'s> {
     pub fn reset(&mut self) {
         self.dqp3.reset();
         self.gjk.reset();
+        self.in_contact = false;
     }
 
     /// Steps whose DQP3 answer was refused and recomputed by GJK since the tracker was built.
@@ -127,18 +135,40 @@ impl<'s> Dqp3ShapeTracker<'s> {
 
     /// The distance at the given poses: DQP3 warm-started from the previous step and certified
     /// against the shapes ([`Algorithm::Dqp3`](crate::Algorithm::Dqp3)), or GJK when that
-    /// answer is refused ([`Algorithm::Gjk`](crate::Algorithm::Gjk)). Errors: those of GJK
-    /// (a run that proves nothing).
+    /// answer is refused or the shapes are in contact ([`Algorithm::Gjk`](crate::Algorithm::Gjk)).
+    /// Errors: those of GJK (a run that proves nothing).
     pub fn step(&mut self, pose_a: &Pose, pose_b: &Pose) -> Result<DistanceResult, GeomError> {
+        // A cold start (and a step after contact) is GJK's: its cold run on the shapes costs a
+        // fraction of DQP3's from the centroids (full ratio-test scans), and its witnesses seed
+        // DQP3's active sets for the next step.
+        if self.in_contact || self.dqp3.is_cold() {
+            let r = self.gjk_step(pose_a, pose_b)?;
+            self.in_contact = !matches!(r.proximity, Proximity::Separated { .. });
+            if let (false, Some((wa, wb))) = (self.in_contact, r.witnesses()) {
+                self.dqp3.seed(pose_a, pose_b, &wa, &wb);
+            }
+            return Ok(r);
+        }
         let r = self.dqp3.step(pose_a, pose_b);
         let (act_a, act_b) = self.dqp3.active_sets();
         let a = Side { shape: &self.a.shape, facets: &self.a.facets, pose: pose_a };
         let b = Side { shape: &self.b.shape, facets: &self.b.facets, pose: pose_b };
-        if let Some(res) = certify(a, b, &r, (act_a, act_b), &self.settings) {
-            return Ok(res);
+        match certify(a, b, &r, (act_a, act_b), &self.settings) {
+            Verdict::Certified(res) => Ok(res),
+            Verdict::Contact => {
+                let res = self.gjk_step(pose_a, pose_b)?;
+                self.in_contact = !matches!(res.proximity, Proximity::Separated { .. });
+                Ok(res)
+            }
+            Verdict::Refused => {
+                self.refused += 1;
+                self.dqp3.reset();
+                self.gjk_step(pose_a, pose_b)
+            }
         }
-        self.refused += 1;
-        self.dqp3.reset();
+    }
+
+    fn gjk_step(&mut self, pose_a: &Pose, pose_b: &Pose) -> Result<DistanceResult, GeomError> {
         recompute(&self.a.shape, pose_a, &self.b.shape, pose_b, &self.settings, Some(&mut self.gjk))
     }
 }
