@@ -7,7 +7,8 @@
 //! * **Lower bound**: for the unit direction n = (p_b − p_a)/|p_b − p_a|, the separation of the
 //!   two shapes along n, −h_B(−n) − h_A(n) = min_{b∈B} n·b − max_{a∈A} n·a, computed from the
 //!   support functions of the *whole* shapes (independently of the algorithm that found the
-//!   witnesses), clamped to [0, upper] (a value above `upper` can only come from rounding).
+//!   witnesses), clamped at 0, and to `upper` when above it by round-off only (more than that
+//!   is a contradiction, left for `verify.rs` to refuse).
 //!   When a shape is a line, n is first projected orthogonally to the line direction(s) (any
 //!   unit direction gives a valid bound; one not perpendicular to a line gives −∞).
 //! * Contact (distance 0): lower = upper = 0, with a common point.
@@ -274,17 +275,21 @@ pub(crate) fn finish_along_witness(
         // A lower bound h of the core distance gives h − r for the rounded shapes; with radii,
         // the separation along the witness direction may be better, so take the larger.
         let mut lower = match (core_sep, core.lower_hint) {
-            (Some(sep), _) if sep.is_finite() => (sep - r).max(0.0).min(upper),
+            (Some(sep), _) if sep.is_finite() => (sep - r).max(0.0),
             (_, hint) => match hint {
-                Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0).min(upper),
-                Some(hint) if hint.is_finite() => {
-                    (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0).min(upper)
-                }
-                _ => lower_bound(a, pa, b, pb, &n).min(upper),
+                Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0),
+                Some(hint) if hint.is_finite() => (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0),
+                _ => lower_bound(a, pa, b, pb, &n),
             },
         };
         if upper - lower > settings.gap_tolerance * upper.max(1.0) {
-            lower = lower.max(feature_lower_bound(a, pa, b, pb, &n).min(upper));
+            lower = lower.max(feature_lower_bound(a, pa, b, pb, &n));
+        }
+        // A lower bound above the witness distance by more than round-off means a witness or
+        // the bound is wrong: it is kept as it is, for the check against the shapes
+        // (`verify.rs`) to refuse; within round-off it is clamped.
+        if lower > upper && lower - upper <= round_off_floor(&core) {
+            lower = upper;
         }
         let certificate = Certificate { lower, upper };
         let proximity = if upper <= settings.touching_tolerance {

@@ -30,6 +30,7 @@ use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
+use super::verify;
 use super::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
     SignedDistance,
@@ -402,7 +403,30 @@ pub(crate) fn distance(
     } else {
         distance_ordered(a, pa, b, pb, settings, None)?
     };
-    check_finite(r)
+    let r = check_finite(r)?;
+    certified((a, pa, b, pb), r, settings, |gjk| distance(a, pa, b, pb, gjk))
+}
+
+/// `r` when it passes its check against the user's shapes (`verify.rs`); otherwise GJK's
+/// answer on the same shapes (`recompute` runs it with these settings), or
+/// [`GeomError::Uncertified`] when `r` was GJK's already.
+fn certified(
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    r: DistanceResult,
+    settings: &QuerySettings,
+    recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
+) -> Result<DistanceResult, GeomError> {
+    match verify::check_distance(shapes, &r, settings) {
+        Ok(()) => Ok(r),
+        Err(why) if r.algorithm == Algorithm::Gjk || !(shapes.0.is_bounded() && shapes.2.is_bounded()) => {
+            Err(verify::uncertified(why))
+        }
+        Err(_) => {
+            let mut gjk = settings.clone();
+            gjk.algorithm = Algorithm::Gjk;
+            recompute(&gjk)
+        }
+    }
 }
 
 /// See [`super::distance_tracked()`].
@@ -422,7 +446,8 @@ pub(crate) fn distance_tracked(
     } else {
         distance_ordered(a, pa, b, pb, settings, Some((cache, false)))?
     };
-    check_finite(r)
+    let r = check_finite(r)?;
+    certified((a, pa, b, pb), r, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
 }
 
 /// See [`super::signed_distance()`]: closed forms give the exact depth; GJK pairs the EPA
@@ -543,6 +568,30 @@ fn unswap(e: GeomError, a: &Shape, b: &Shape) -> GeomError {
 
 /// See [`super::intersects()`].
 pub(crate) fn intersects(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<Intersection, GeomError> {
+    let i = intersects_unchecked(a, pa, b, pb, settings)?;
+    // The verdict checked against the user's shapes (`verify.rs`): a refuted one is re-decided
+    // by GJK, and a refuted GJK verdict is no verdict.
+    match verify::check_intersection((a, pa, b, pb), &i, settings) {
+        Ok(()) => Ok(i),
+        Err(why) if settings.algorithm == Algorithm::Gjk || !(a.is_bounded() && b.is_bounded()) => {
+            Ok(Intersection::Undecided { reason: why })
+        }
+        Err(_) => {
+            let mut gjk = settings.clone();
+            gjk.algorithm = Algorithm::Gjk;
+            intersects(a, pa, b, pb, &gjk)
+        }
+    }
+}
+
+/// [`intersects`] before the check against the shapes.
+fn intersects_unchecked(
     a: &Shape,
     pa: &Pose,
     b: &Shape,

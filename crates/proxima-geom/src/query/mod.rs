@@ -75,6 +75,7 @@ mod dispatch;
 mod distance;
 mod facet_tracking;
 mod intersect;
+mod verify;
 use crate::pose::Pose;
 use crate::shape::Shape;
 pub use facet_tracking::{Dqp3ShapeTracker, FacetShape, distance_facet_shapes};

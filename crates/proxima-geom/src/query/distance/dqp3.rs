@@ -37,6 +37,7 @@
 use nalgebra::Point3;
 
 use super::super::certificate::{Core, Radii, finish};
+use super::super::verify;
 use crate::dqp3::{
     Dqp3Outcome, Dqp3Result, Dqp3Settings, Dqp3Status, FacetPolyhedron, HullFacets, distance_dqp3_active,
     facet_form,
@@ -186,7 +187,11 @@ pub(crate) fn certify(
     let shapes = (a.shape, a.pose, b.shape, b.pose);
     let res = finish(core, Radii { a: 0.0, b: 0.0 }, shapes, settings, Algorithm::Dqp3, path);
     let c = res.certificate;
-    if c.upper - c.lower <= tol { Verdict::Certified(res) } else { Verdict::Refused }
+    if c.upper - c.lower <= tol && verify::check_distance(shapes, &res, settings).is_ok() {
+        Verdict::Certified(res)
+    } else {
+        Verdict::Refused
+    }
 }
 
 /// max(1, circumradii + distance between the facet forms' centroids) in the world frame.

@@ -1,0 +1,193 @@
+//! The last word on every answer: checked against the shapes as the user constructed them.
+//!
+//! Whatever algorithm ran — closed form, LCP kernel, GJK/EPA, an ellipsoid solver, DQP3 on
+//! facet forms, the vertex LP, cylinder SAT; cold or tracked — its answer is tested here before
+//! it leaves the library, against the user's [`Shape`]s (their parameters and support
+//! functions), never against a representation an algorithm derived from them:
+//!
+//! * **witness containment**: each witness (each common point of a contact answer) lies in its
+//!   shape to within τ, for every shape with an O(1) or O(faces) test — points, segments,
+//!   lines, triangles, boxes, spheres, capsules, cylinders, cones, ellipsoids, rounded shapes
+//!   around those, half-space polyhedra (the user's half-spaces). Vertex polytopes and
+//!   Minkowski sums have no cheap test; their witnesses are convex combinations of support
+//!   points of the user's shape by construction in GJK/EPA, the LCP point–polytope kernel and
+//!   the ellipsoid active set, and DQP3's are snapped onto the exact hull (`distance/dqp3.rs`);
+//! * **the bracket**: finite, 0 ≤ lower ≤ upper (a lower bound above the witness distance by
+//!   more than round-off means one of them is wrong), upper = |p_b − p_a| for separated answers;
+//! * **separating directions** (`intersects`): the user's shapes are apart along it,
+//!   −h_B(−n) − h_A(n) > 0 from their support functions.
+//!
+//! τ = max(`gap_tolerance`, 64 ulps) × max(1, largest witness coordinate): the LCP kernels'
+//! float answers are accepted at that gap, and round-off of the closed forms is far below it.
+//! The lower bounds themselves come from the user's support functions in every route (see
+//! `certificate.rs`; DQP3's is valid because its facet forms provably contain the shapes).
+//!
+//! A refuted answer is recomputed by GJK on the same shapes (the dispatcher does that), and a
+//! refuted GJK answer is an error ([`GeomError::Uncertified`]): never a proven wrong number.
+
+use nalgebra::{Point3, Vector3};
+
+use super::certificate::separation;
+use super::{DistanceResult, Intersection, Proximity, QuerySettings};
+use crate::ellipsoid::point_ellipsoid::project3;
+use crate::error::GeomError;
+use crate::gjk::closest_to_origin;
+use crate::pose::Pose;
+use crate::shape::Shape;
+
+/// Why an answer was refused.
+pub(crate) type Refuted = &'static str;
+
+/// The containment tolerance τ for points of magnitude up to `coord` (see the module docs).
+pub(crate) fn tolerance(settings: &QuerySettings, coord: f64) -> f64 {
+    settings.gap_tolerance.max(64.0 * f64::EPSILON) * coord.max(1.0)
+}
+
+/// How far the world point `p` is outside `shape` placed by `pose` (0 inside), when the shape
+/// has a cheap exact test; `None` for vertex polytopes and Minkowski sums (see the module docs).
+/// For a half-space polyhedron the largest violation of the user's half-spaces.
+pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<f64> {
+    if matches!(shape, Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_)) {
+        return None;
+    }
+    let l = pose.inverse_transform_point(p);
+    Some(match shape {
+        Shape::Point(x) => (l - x.position()).norm(),
+        Shape::Segment(s) => {
+            let [a, b] = s.endpoints();
+            distance_to_segment(&l, &a, &b)
+        }
+        Shape::Line(x) => {
+            let w = l - x.origin();
+            (w - x.direction() * x.direction().dot(&w)).norm()
+        }
+        Shape::Triangle(t) => {
+            let [a, b, c] = t.vertices().map(|v| v - l);
+            closest_to_origin([a, b, c]).norm()
+        }
+        Shape::Cuboid(c) => box_excess(&l.coords, &-c.half_extents(), &c.half_extents()),
+        Shape::AlignedBox(b) => box_excess(&l.coords, &b.min().coords, &b.max().coords),
+        Shape::Sphere(s) => (l.coords.norm() - s.radius()).max(0.0),
+        Shape::Capsule(c) => {
+            let h = c.half_height();
+            let axis = distance_to_segment(&l, &Point3::new(0.0, 0.0, -h), &Point3::new(0.0, 0.0, h));
+            (axis - c.radius()).max(0.0)
+        }
+        Shape::Cylinder(c) => {
+            let radial = (l.x.hypot(l.y) - c.radius()).max(0.0);
+            let axial = (l.z.abs() - c.half_height()).max(0.0);
+            radial.hypot(axial)
+        }
+        Shape::Cone(c) => {
+            // The cross-section in (ρ, z): the triangle apex (0, h), rim (r, −h), base centre
+            // (0, −h); rotational symmetry makes the 2D distance the 3D one.
+            let (h, r) = (c.half_height(), c.radius());
+            let q = Vector3::new(l.x.hypot(l.y), l.z, 0.0);
+            let tri = [Vector3::new(0.0, h, 0.0), Vector3::new(r, -h, 0.0), Vector3::new(0.0, -h, 0.0)];
+            closest_to_origin(tri.map(|v| v - q)).norm()
+        }
+        Shape::Ellipsoid(e) => {
+            let r = e.radii();
+            let level = (l.x / r.x).powi(2) + (l.y / r.y).powi(2) + (l.z / r.z).powi(2);
+            if level <= 1.0 {
+                0.0
+            } else {
+                // Outside: the distance to the closest point (secular equation).
+                let (q, _) = project3(&[r.x, r.y, r.z], &[l.x, l.y, l.z]);
+                (l.coords - Vector3::from(q)).norm()
+            }
+        }
+        Shape::Polyhedron(x) => x
+            .normals()
+            .iter()
+            .zip(x.offsets())
+            .map(|(n, d)| n.dot(&l.coords) - d)
+            .fold(0.0f64, f64::max),
+        Shape::Rounded(x) => (outside_by(x.inner(), &Pose::identity(), &l)? - x.radius()).max(0.0),
+        _ => return None,
+    })
+}
+
+fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
+    let ab = b - a;
+    let len2 = ab.norm_squared();
+    let t = if len2 > 0.0 { ((p - a).dot(&ab) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    (p - (a + ab * t)).norm()
+}
+
+fn box_excess(l: &Vector3<f64>, lo: &Vector3<f64>, hi: &Vector3<f64>) -> f64 {
+    let e = |k: usize| (lo[k] - l[k]).max(l[k] - hi[k]).max(0.0);
+    Vector3::new(e(0), e(1), e(2)).norm()
+}
+
+/// Whether `p` is in the shape to within `tol` (true when the shape has no cheap test).
+fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> bool {
+    outside_by(shape, pose, p).is_none_or(|e| e <= tol)
+}
+
+/// Checks a distance answer against the user's shapes (see the module docs).
+pub(crate) fn check_distance(
+    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    r: &DistanceResult,
+    settings: &QuerySettings,
+) -> Result<(), Refuted> {
+    let c = r.certificate;
+    if !(c.lower.is_finite() && c.upper.is_finite() && c.lower >= 0.0) {
+        return Err("certificate is not a finite non-negative bracket");
+    }
+    match r.proximity {
+        Proximity::Separated { distance, point_a, point_b, .. } => {
+            let coord = point_a.coords.amax().max(point_b.coords.amax());
+            let tol = tolerance(settings, coord);
+            if c.lower > c.upper + tol {
+                return Err("lower bound above the witness distance");
+            }
+            let w = (point_b - point_a).norm();
+            if (w - c.upper).abs() > tol || (distance - c.upper).abs() > tol {
+                return Err("upper bound is not the witness distance");
+            }
+            if !holds(a, pa, &point_a, tol) || !holds(b, pb, &point_b, tol) {
+                return Err("witness outside its shape");
+            }
+        }
+        Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
+            let tol = tolerance(settings, point.coords.amax());
+            if !holds(a, pa, &point, tol.max(settings.touching_tolerance))
+                || !holds(b, pb, &point, tol.max(settings.touching_tolerance))
+            {
+                return Err("common point outside a shape");
+            }
+        }
+        Proximity::Intersecting { point: None, .. } => {}
+    }
+    Ok(())
+}
+
+/// Checks an intersection answer against the user's shapes: a separating direction must
+/// separate them (by their support functions), a common point must lie in both.
+pub(crate) fn check_intersection(
+    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    i: &Intersection,
+    settings: &QuerySettings,
+) -> Result<(), Refuted> {
+    match i {
+        Intersection::Separated { direction: Some(n) } => {
+            if !(separation(a, pa, b, pb, n) > 0.0) {
+                return Err("the shapes are not apart along the separating direction");
+            }
+        }
+        Intersection::Intersecting { point: Some(p) } => {
+            let tol = tolerance(settings, p.coords.amax()).max(settings.touching_tolerance);
+            if !holds(a, pa, p, tol) || !holds(b, pb, p, tol) {
+                return Err("common point outside a shape");
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The error for an answer that failed its check even after the GJK recomputation.
+pub(crate) fn uncertified(what: Refuted) -> GeomError {
+    GeomError::Uncertified { what }
+}
