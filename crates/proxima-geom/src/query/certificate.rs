@@ -189,12 +189,29 @@ impl FeatureAxes {
 /// of these axes is the exact separating direction, which the witness direction (carrying
 /// round-off of order ulp·scale/distance) is not when the distance is tiny.
 fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f64>) -> f64 {
+    best_axis_separation(a, pa, b, pb, n, false).max(0.0)
+}
+
+/// The largest separation −h_B(−m) − h_A(m) over the candidate axes m of A and B (their face
+/// normals / edge directions and all pairwise cross products; see [`FeatureAxes`]), each oriented
+/// along `n` — or, with `both_ways`, tried in both orientations (for overlapping shapes, where
+/// the separation is negative and the best axis may point either way). −∞ without axes (lines,
+/// polytopes known only by vertices). A lower bound of the *signed* distance: for every unit m,
+/// sd ≥ −h_B(−m) − h_A(m).
+pub(crate) fn best_axis_separation(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    n: &Vector3<f64>,
+    both_ways: bool,
+) -> f64 {
     if matches!(a, Shape::Line(_)) || matches!(b, Shape::Line(_)) {
-        return 0.0;
+        return f64::NEG_INFINITY;
     }
     let fa = FeatureAxes::of(a, pa, n);
     let fb = FeatureAxes::of(b, pb, &-n);
-    let mut best = 0.0f64;
+    let mut best = f64::NEG_INFINITY;
     let mut try_axis = |axis: Vector3<f64>| {
         let len = axis.norm();
         if len.is_nan() || len <= 1e-12 {
@@ -204,9 +221,11 @@ fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f
         if m.dot(n) < 0.0 {
             m = -m;
         }
-        let sep = separation(a, pa, b, pb, &m);
-        if sep.is_finite() && sep > best {
-            best = sep;
+        for m in [m, -m].into_iter().take(if both_ways { 2 } else { 1 }) {
+            let sep = separation(a, pa, b, pb, &m);
+            if sep.is_finite() && sep > best {
+                best = sep;
+            }
         }
     };
     for u in fa.all().chain(fb.all()) {

@@ -32,8 +32,7 @@ use super::distance::distance_segment_segment::{LinearPiece, closest_linear_line
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::verify;
 use super::{
-    Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
-    SignedDistance,
+    Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
 };
 use crate::error::GeomError;
 use crate::gjk::GjkCache;
@@ -41,7 +40,7 @@ use crate::pose::Pose;
 use crate::shape::Shape;
 
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
-fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
+pub(crate) fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
     let order = a.kind().cmp(&b.kind()).then_with(|| cmp_poses(pa, pb).then_with(|| cmp_same_kind(a, b)));
     order == Ordering::Greater
 }
@@ -448,88 +447,6 @@ pub(crate) fn distance_tracked(
     };
     let r = check_finite(r)?;
     certified((a, pa, b, pb), r, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
-}
-
-/// See [`super::signed_distance()`]: closed forms give the exact depth; GJK pairs the EPA
-/// bracket; pairs whose algorithm gives no depth (LCP kernels) are re-run through GJK when
-/// they overlap.
-pub(crate) fn signed_distance(
-    a: &Shape,
-    pa: &Pose,
-    b: &Shape,
-    pb: &Pose,
-    settings: &QuerySettings,
-) -> Result<SignedDistance, GeomError> {
-    let r = distance(a, pa, b, pb, settings)?;
-    let from_depth = |r: DistanceResult, lo: f64, hi: f64| SignedDistance {
-        value: -hi,
-        certificate: Certificate { lower: -hi, upper: -lo },
-        result: r,
-    };
-    let bounded = a.is_bounded() && b.is_bounded();
-    match r.proximity {
-        Proximity::Separated { distance, .. } if r.certificate.lower > 0.0 || !bounded => {
-            Ok(SignedDistance { value: distance, certificate: r.certificate, result: r })
-        }
-        Proximity::Separated { distance, .. } => {
-            // Separation not proven (lower bound 0): the distance is within the tolerance of 0 and
-            // the shapes may as well overlap by that much. GJK's unclamped support-plane bound is
-            // a lower bound of the *signed* distance (sd ≥ min_{x∈M} n·x for every unit n), so
-            // its bracket covers both signs.
-            let swap = must_swap(a, pa, b, pb);
-            let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-            let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
-            let g = if swap { g.mirrored() } else { g };
-            Ok(match (g.proximity, bracket) {
-                (Proximity::Intersecting { .. }, Some((lo, hi))) => from_depth(g, lo, hi),
-                (Proximity::Touching { .. }, _) => SignedDistance {
-                    value: 0.0,
-                    certificate: Certificate { lower: 0.0, upper: 0.0 },
-                    result: g,
-                },
-                (Proximity::Separated { distance: gd, .. }, Some((lo, hi))) => SignedDistance {
-                    value: gd.clamp(-hi, -lo),
-                    certificate: Certificate { lower: -hi, upper: -lo },
-                    result: g,
-                },
-                _ => SignedDistance { value: distance, certificate: r.certificate, result: r },
-            })
-        }
-        Proximity::Touching { .. } => {
-            Ok(SignedDistance { value: 0.0, certificate: Certificate { lower: 0.0, upper: 0.0 }, result: r })
-        }
-        Proximity::Intersecting { depth: Some(depth), .. } if r.algorithm == Algorithm::ClosedForm => {
-            Ok(from_depth(r, depth, depth))
-        }
-        Proximity::Intersecting { .. } => {
-            if !(a.is_bounded() && b.is_bounded()) {
-                return Err(unsupported("signed_distance", a, b, r.algorithm));
-            }
-            let swap = must_swap(a, pa, b, pb);
-            let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-            let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
-            let g = if swap { g.mirrored() } else { g };
-            match (g.proximity, bracket) {
-                (Proximity::Intersecting { .. }, Some((lo, hi))) => Ok(from_depth(g, lo, hi)),
-                (Proximity::Touching { .. }, _) => Ok(SignedDistance {
-                    value: 0.0,
-                    certificate: Certificate { lower: 0.0, upper: 0.0 },
-                    result: g,
-                }),
-                // The kernel said contact, GJK a tiny separation: both within the tolerance.
-                // Unless GJK proved the separation, its bracket covers both signs.
-                (Proximity::Separated { distance, .. }, Some((lo, hi))) => Ok(SignedDistance {
-                    value: distance.clamp(-hi, -lo),
-                    certificate: Certificate { lower: -hi, upper: -lo },
-                    result: g,
-                }),
-                (Proximity::Separated { distance, .. }, None) => {
-                    Ok(SignedDistance { value: distance, certificate: g.certificate, result: g })
-                }
-                _ => Err(unsupported("signed_distance", a, b, Algorithm::Gjk)),
-            }
-        }
-    }
 }
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such

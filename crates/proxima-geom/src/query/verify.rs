@@ -171,10 +171,9 @@ pub(crate) fn check_intersection(
     settings: &QuerySettings,
 ) -> Result<(), Refuted> {
     match i {
-        Intersection::Separated { direction: Some(n) } => {
-            if !(separation(a, pa, b, pb, n) > 0.0) {
-                return Err("the shapes are not apart along the separating direction");
-            }
+        // (NaN counts as not apart.)
+        Intersection::Separated { direction: Some(n) } if !crate::gjk::gt(separation(a, pa, b, pb, n), 0.0) => {
+            return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {
             let tol = tolerance(settings, p.coords.amax()).max(settings.touching_tolerance);
