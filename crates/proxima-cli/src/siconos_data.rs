@@ -10,7 +10,10 @@ pub const SICONOS_FILES: &[(&str, &str)] = &[
     ("lcp_CPS_4bis", include_str!("../../../testdata/siconos-lcp/lcp_CPS_4bis.dat")),
     ("lcp_CPS_5", include_str!("../../../testdata/siconos-lcp/lcp_CPS_5.dat")),
     ("lcp_Pang_isolated_sol", include_str!("../../../testdata/siconos-lcp/lcp_Pang_isolated_sol.dat")),
-    ("lcp_Pang_isolated_sol_perturbed", include_str!("../../../testdata/siconos-lcp/lcp_Pang_isolated_sol_perturbed.dat")),
+    (
+        "lcp_Pang_isolated_sol_perturbed",
+        include_str!("../../../testdata/siconos-lcp/lcp_Pang_isolated_sol_perturbed.dat"),
+    ),
     ("lcp_deudeu", include_str!("../../../testdata/siconos-lcp/lcp_deudeu.dat")),
     ("lcp_deudeu_block", include_str!("../../../testdata/siconos-lcp/lcp_deudeu_block.dat")),
     ("lcp_enum_fails", include_str!("../../../testdata/siconos-lcp/lcp_enum_fails.dat")),

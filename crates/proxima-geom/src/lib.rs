@@ -76,8 +76,8 @@ pub use error::GeomError;
 pub use gjk::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use pose::{Pose, ROTATION_TOLERANCE};
 pub use query::{
-    Algorithm, Arithmetic, Certificate, DistanceResult, Dqp3ShapeTracker, FacetShape, Intersection, Proximity,
-    QueryPath, QuerySettings, SignedDistance, distance, distance_facet_shapes, distance_tracked, intersects,
-    signed_distance,
+    Algorithm, Arithmetic, Certificate, DistanceResult, Dqp3ShapeTracker, FacetShape, Intersection,
+    Proximity, QueryPath, QuerySettings, SignedDistance, distance, distance_facet_shapes, distance_tracked,
+    intersects, signed_distance,
 };
 pub use shape::{Shape, ShapeKind};

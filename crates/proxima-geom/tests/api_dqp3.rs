@@ -5,7 +5,9 @@
 use nalgebra::{Rotation3, Vector3};
 use proxima_geom::dqp3::{Dqp3Settings, distance_dqp3, facet_form};
 use proxima_geom::shape::{ConvexPolytope, Cuboid, Polyhedron, Sphere};
-use proxima_geom::{Algorithm, FacetShape, GeomError, Pose, QuerySettings, Shape, distance, distance_facet_shapes};
+use proxima_geom::{
+    Algorithm, FacetShape, GeomError, Pose, QuerySettings, Shape, distance, distance_facet_shapes,
+};
 
 fn pose(k: f64, t: [f64; 3]) -> Pose {
     Pose::from_matrix(*Rotation3::new(Vector3::new(0.3 * k, -0.2, 0.1 * k)).matrix(), Vector3::from(t))

@@ -6,8 +6,7 @@ use proxima_geom::Pose;
 use proxima_geom::dqp3::{Dqp3Settings, Dqp3Status, FacetPolyhedron, distance_dqp3};
 #[test]
 fn polytope_64_all_optimal() {
-    let path =
-        format!("{}/../../testdata/geometry/workloads/polytope_64.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../testdata/geometry/workloads/polytope_64.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let w: serde_json::Value = serde_json::from_str(&text).unwrap();
     let mut shapes = std::collections::HashMap::new();

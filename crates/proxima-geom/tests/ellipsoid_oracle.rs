@@ -27,8 +27,7 @@ fn pose(v: &serde_json::Value) -> Pose {
 
 #[test]
 fn workload_pairs_agree_with_the_double_double_oracle() {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/workloads/ellipsoids.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/workloads/ellipsoids.json");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let w: serde_json::Value = serde_json::from_str(&text).unwrap();
     let shapes: std::collections::HashMap<String, Ellipsoid> = w["shapes"]

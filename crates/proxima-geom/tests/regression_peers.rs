@@ -472,7 +472,8 @@ fn coal_curved_pairs_outside_our_brackets() {
 #[test]
 fn coal_large_hull_overestimate() {
     // The harness workload's query 257 with its two hulls, vendored (testdata/geometry/README.md).
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/workloads/ellipsoid_hull_512.json");
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/workloads/ellipsoid_hull_512.json");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let w: serde_json::Value = serde_json::from_str(&text).unwrap();
     let v3 = |v: &serde_json::Value| [0, 1, 2].map(|k| v[k].as_f64().unwrap());

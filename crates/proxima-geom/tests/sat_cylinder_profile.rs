@@ -10,8 +10,7 @@ use proxima_geom::sat_cylinder::{
 };
 
 fn workload() -> Vec<(CylinderGeom, CylinderGeom)> {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/workloads/cylinders.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/workloads/cylinders.json");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let shapes: std::collections::HashMap<&str, (f64, f64)> = v["shapes"]

@@ -203,8 +203,11 @@ fn group(hull: &ConvexHull) -> HullFacets {
     }
     let (mut edge_nb, mut edge_start) = (Vec::new(), vec![0u32]);
     for (g, list) in members.iter().enumerate() {
-        let mut nb: Vec<u32> =
-            list.iter().flat_map(|&t| (0..3).filter_map(move |e| across(t, e))).map(|u| group_of[u]).collect();
+        let mut nb: Vec<u32> = list
+            .iter()
+            .flat_map(|&t| (0..3).filter_map(move |e| across(t, e)))
+            .map(|u| group_of[u])
+            .collect();
         nb.sort_unstable();
         nb.dedup();
         nb.retain(|&k| k != g as u32);
@@ -295,7 +298,9 @@ fn verify(points: &[[f64; 3]], f: &HullFacets) -> Result<(), GeomError> {
             for &i in t {
                 let s = n.dot(&f.vertices[i as usize].coords) - h;
                 if !(s >= -f.tolerance - 2.0 * pad && s <= 0.0) {
-                    return bad("facet form: a facet's corner is not on its plane (merge tolerance exceeded)");
+                    return bad(
+                        "facet form: a facet's corner is not on its plane (merge tolerance exceeded)",
+                    );
                 }
             }
         }

@@ -128,8 +128,9 @@ impl FacetPolyhedron {
         // The hull's circumradius, enlarged for the facet form's excess over the hull (its
         // planes lie within the merge tolerance of the hull's corners): DQP3's certificate
         // needs a bound on |y − centroid| over the facet form.
-        let radius =
-            h.vertices.iter().fold(0.0f64, |s, p| s.max((p.coords - centroid).norm())) * (1.0 + 1e-6) + h.tolerance;
+        let radius = h.vertices.iter().fold(0.0f64, |s, p| s.max((p.coords - centroid).norm()))
+            * (1.0 + 1e-6)
+            + h.tolerance;
         let inward: Vec<Vector3<f64>> = h.normals.iter().map(|n| -n).collect();
         let b: Vec<f64> = h.offsets.iter().map(|o| -o).collect();
         let min_slack = (0..m).map(|j| inward[j].dot(&centroid) - b[j]).fold(f64::INFINITY, f64::min);

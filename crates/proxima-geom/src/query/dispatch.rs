@@ -31,9 +31,7 @@ use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::verify;
-use super::{
-    Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
-};
+use super::{Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
 use crate::error::GeomError;
 use crate::gjk::GjkCache;
 use crate::pose::Pose;

@@ -97,12 +97,9 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
                 (l.coords - Vector3::from(q)).norm()
             }
         }
-        Shape::Polyhedron(x) => x
-            .normals()
-            .iter()
-            .zip(x.offsets())
-            .map(|(n, d)| n.dot(&l.coords) - d)
-            .fold(0.0f64, f64::max),
+        Shape::Polyhedron(x) => {
+            x.normals().iter().zip(x.offsets()).map(|(n, d)| n.dot(&l.coords) - d).fold(0.0f64, f64::max)
+        }
         Shape::Rounded(x) => (outside_by(x.inner(), &Pose::identity(), &l)? - x.radius()).max(0.0),
         _ => return None,
     })
@@ -172,7 +169,9 @@ pub(crate) fn check_intersection(
 ) -> Result<(), Refuted> {
     match i {
         // (NaN counts as not apart.)
-        Intersection::Separated { direction: Some(n) } if !crate::gjk::gt(separation(a, pa, b, pb, n), 0.0) => {
+        Intersection::Separated { direction: Some(n) }
+            if !crate::gjk::gt(separation(a, pa, b, pb, n), 0.0) =>
+        {
             return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {

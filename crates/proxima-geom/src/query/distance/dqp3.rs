@@ -221,7 +221,11 @@ pub(crate) fn recompute(
 
 /// Cold DQP3 between two facet forms, certified against their source shapes or recomputed by
 /// GJK.
-pub(crate) fn distance_sides(a: Side<'_>, b: Side<'_>, settings: &QuerySettings) -> Result<DistanceResult, GeomError> {
+pub(crate) fn distance_sides(
+    a: Side<'_>,
+    b: Side<'_>,
+    settings: &QuerySettings,
+) -> Result<DistanceResult, GeomError> {
     let (r, active) = distance_dqp3_active(a.facets, a.pose, b.facets, b.pose, &Dqp3Settings::default())?;
     match certify(a, b, &r, (active.of(0), active.of(1)), settings) {
         Verdict::Certified(res) => Ok(res),
@@ -238,5 +242,9 @@ pub(crate) fn distance(
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
     let (fa, fb) = (facet_form(a)?, facet_form(b)?);
-    distance_sides(Side { shape: a, facets: &fa, pose: pa }, Side { shape: b, facets: &fb, pose: pb }, settings)
+    distance_sides(
+        Side { shape: a, facets: &fa, pose: pa },
+        Side { shape: b, facets: &fb, pose: pb },
+        settings,
+    )
 }

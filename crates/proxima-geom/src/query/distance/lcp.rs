@@ -325,7 +325,8 @@ pub(crate) fn distance(
     // re-solve; the answer's lower bound is taken from the shapes' support functions along the
     // witness direction instead (`certificate.rs`), so that it is checked against the shapes
     // the user gave, not against the kernel's formulation of them.
-    let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: None };
+    let core =
+        Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: None };
     Ok(Some(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path)))
 }
 
