@@ -15,9 +15,7 @@ use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder};
 use proxima_geom::{Algorithm, Pose, QuerySettings, Shape, signed_distance};
 
 fn gjk() -> QuerySettings {
-    let mut s = QuerySettings::default();
-    s.algorithm = Algorithm::Gjk;
-    s
+    QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() }
 }
 
 fn settings() -> [QuerySettings; 2] {

@@ -330,7 +330,8 @@ pub(super) fn run(
         warm.x[1] += dobj[1];
         at_flat_minimum = !(added[0] || added[1]) && alpha == [1.0, 1.0] && new_dist <= dist;
     }
-    finish(p, &r, &t, warm, &na, status, passes, alpha_steps)
+    let e = [pose[0].orthonormality_error(), pose[1].orthonormality_error()];
+    finish(p, &r, &t, &e, warm, &na, status, passes, alpha_steps)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -338,6 +339,7 @@ fn finish(
     p: [&FacetPolyhedron; 2],
     r: &[Matrix3<f64>; 2],
     t: &[V; 2],
+    e: &[f64; 2],
     warm: &Warm,
     na: &[[V; 3]; 2],
     status: Dqp3Status,
@@ -358,9 +360,12 @@ fn finish(
         for k in 0..n {
             let lk = l[k].max(0.0);
             res -= na[i][k] * lk;
-            err += lk * slack(p[i], warm.act[i][k] as usize, &warm.x[i]).abs();
+            // With R as given (max |RᵀR − I| = e), a_k = R n_k misstates the world facet by
+            // n_k·(RᵀR − I)(u − x) for object points u: at most 3e (ρ + |x|), ρ ≥ max |u|.
+            let distortion = 3.0 * e[i] * (p[i].radius + p[i].centroid.norm() + warm.x[i].norm());
+            err += lk * (slack(p[i], warm.act[i][k] as usize, &warm.x[i]).abs() + distortion);
         }
-        err += res.norm() * (p[i].radius + (warm.x[i] - p[i].centroid).norm());
+        err += res.norm() * (p[i].radius + (warm.x[i] - p[i].centroid).norm()) * (1.0 + 3.0 * e[i]);
     }
     let lower = if dist > 0.0 { ((dist * dist - err) / dist).max(0.0) } else { 0.0 };
     let outcome = if dist <= 1e-12 * scale {

@@ -7,8 +7,8 @@
 //! * **Lower bound**: for the unit direction n = (p_b − p_a)/|p_b − p_a|, the separation of the
 //!   two shapes along n, −h_B(−n) − h_A(n) = min_{b∈B} n·b − max_{a∈A} n·a, computed from the
 //!   support functions of the *whole* shapes (independently of the algorithm that found the
-//!   witnesses), clamped at 0, and to `upper` when above it by round-off only (more than that
-//!   is a contradiction, left for `verify.rs` to refuse).
+//!   witnesses), clamped at 0, and to `upper` when above it by no more than the accuracy asked
+//!   for (`gap_tolerance`; more than that is a contradiction, left for `verify.rs` to refuse).
 //!   When a shape is a line, n is first projected orthogonally to the line direction(s) (any
 //!   unit direction gives a valid bound; one not perpendicular to a line gives −∞).
 //! * Contact (distance 0): lower = upper = 0, with a common point.
@@ -304,10 +304,12 @@ pub(crate) fn finish_along_witness(
         if upper - lower > settings.gap_tolerance * upper.max(1.0) {
             lower = lower.max(feature_lower_bound(a, pa, b, pb, &n));
         }
-        // A lower bound above the witness distance by more than round-off means a witness or
-        // the bound is wrong: it is kept as it is, for the check against the shapes
-        // (`verify.rs`) to refuse; within round-off it is clamped.
-        if lower > upper && lower - upper <= round_off_floor(&core) {
+        // A lower bound above the witness distance by more than the accuracy asked for means a
+        // witness or the bound is wrong: it is kept as it is, for the check against the shapes
+        // (`verify.rs`) to refuse; within it (round-off between two differently computed
+        // bounds, ~1e-14 at unit scale) it is clamped.
+        if lower > upper && lower - upper <= settings.gap_tolerance * upper.max(1.0) + round_off_floor(&core)
+        {
             lower = upper;
         }
         let certificate = Certificate { lower, upper };

@@ -184,6 +184,7 @@ impl ConvexHull {
         let adjacency = VertexAdjacency::from_exact_hull(&self.vertices, &self.triangles);
         ConvexPolytope {
             lanes: VertexLanes::new(&self.vertices),
+            extent: super::max_norm(&self.vertices),
             vertices: self.vertices.clone(),
             adjacency: Some(std::sync::Arc::new(adjacency)),
         }
