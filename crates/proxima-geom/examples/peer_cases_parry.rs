@@ -15,7 +15,7 @@ use parry3d_f64::math::{Pose as PPose, Rotation as PRotation, Vector as PVector}
 use parry3d_f64::query;
 use parry3d_f64::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Cylinder, Shape as PShape, Triangle};
 use proxima_geom::shape::{Cuboid as OurCuboid, Shape};
-use proxima_geom::{Algorithm, Arithmetic, Pose, QuerySettings, distance};
+use proxima_geom::{Arithmetic, Pose, QuerySettings, distance};
 use serde_json::Value;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/cases/peers.json");
@@ -96,11 +96,7 @@ fn reference(c: &Value) -> Option<f64> {
             let half = |s: &Value| Vector3::from(v3(&s["half_extents"]));
             let (ha, hb) = (half(&c["a"]), half(&c["b"]));
             let (pa, pb) = (our_pose(&c["pose_a"]), our_pose(&c["pose_b"]));
-            let exact = QuerySettings {
-                algorithm: Algorithm::Auto,
-                arithmetic: Arithmetic::Exact,
-                ..QuerySettings::default()
-            };
+            let exact = QuerySettings::default().with_arithmetic(Arithmetic::Exact);
             let a = Shape::Cuboid(OurCuboid::new(ha.into()).unwrap());
             let b = Shape::Cuboid(OurCuboid::new(hb.into()).unwrap());
             let d = distance(&a, &pa, &b, &pb, &exact).unwrap().distance();

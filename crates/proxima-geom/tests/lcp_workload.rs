@@ -174,7 +174,7 @@ fn load() -> Option<Vec<(BoxN<f64, 3>, BoxN<f64, 3>)>> {
 }
 
 #[test]
-#[ignore = "needs the shared workload file; run in release with --ignored"]
+#[ignore = "a timing report: run in release with --ignored"]
 fn boxes_workload_certified_in_f64() {
     let pairs = load().expect("boxes workload");
     // Both the harness file (2000) and the extract (250) are 3/5 random, 2/5 near-parallel.

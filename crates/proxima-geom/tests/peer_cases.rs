@@ -50,7 +50,7 @@ fn pose(p: &Value) -> Pose {
 }
 
 fn with(alg: Algorithm, arithmetic: Arithmetic) -> QuerySettings {
-    QuerySettings { algorithm: alg, arithmetic, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(alg).with_arithmetic(arithmetic)
 }
 
 /// The distance engines that accept the pair: (name, settings).

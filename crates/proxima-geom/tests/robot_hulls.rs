@@ -186,7 +186,7 @@ struct Answers {
 }
 
 fn settings(alg: Algorithm) -> QuerySettings {
-    QuerySettings { algorithm: alg, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(alg)
 }
 
 /// Checks one variant's answer against the hulls: a proven bracket, witnesses inside.

@@ -15,7 +15,7 @@ use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder};
 use proxima_geom::{Algorithm, Pose, QuerySettings, Shape, signed_distance};
 
 fn gjk() -> QuerySettings {
-    QuerySettings { algorithm: Algorithm::Gjk, ..QuerySettings::default() }
+    QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
 
 fn settings() -> [QuerySettings; 2] {

@@ -304,20 +304,18 @@ pub(crate) fn finish_along_witness(
         if upper - lower > settings.gap_tolerance * upper.max(1.0) {
             lower = lower.max(feature_lower_bound(a, pa, b, pb, &n));
         }
-        // A lower bound above the witness distance by more than the accuracy asked for means a
-        // witness or the bound is wrong: it is kept as it is, for the check against the shapes
-        // (`verify.rs`) to refuse; within it (round-off between two differently computed
-        // bounds, ~1e-14 at unit scale) it is clamped.
-        if lower > upper && lower - upper <= settings.gap_tolerance * upper.max(1.0) + round_off_floor(&core)
-        {
+        // A lower bound above the witness distance by more than the containment tolerance τ
+        // of the check against the shapes (`verify.rs`, ~1e-12 × the witnesses' size) means a
+        // witness or the bound is wrong: it is kept as it is, for that check to refuse; within
+        // τ (round-off between two differently computed bounds) it is clamped.
+        let size = point_a.coords.amax().max(point_b.coords.amax());
+        if lower > upper && lower - upper <= super::verify::tolerance(size) {
             lower = upper;
         }
         let certificate = Certificate { lower, upper };
-        let proximity = if upper <= settings.touching_tolerance {
-            Proximity::Touching { point: nalgebra::center(&point_a, &point_b) }
-        } else {
-            Proximity::Separated { distance: upper, point_a, point_b, normal: n }
-        };
+        // Separated even within the touching tolerance: the witnesses are checked against the
+        // shapes first, and the answer is reported as touching afterwards (`verify::settle`).
+        let proximity = Proximity::Separated { distance: upper, point_a, point_b, normal: n };
         return DistanceResult { proximity, certificate, algorithm, path };
     }
     if d == r {

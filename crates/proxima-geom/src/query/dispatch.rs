@@ -396,12 +396,31 @@ pub(crate) fn distance(
     let r = if must_swap(a, pa, b, pb) {
         distance_ordered(b, pb, a, pa, settings, None)
             .map(DistanceResult::mirrored)
-            .map_err(|e| unswap(e, a, b))?
+            .map_err(|e| unswap(e, a, b))
     } else {
-        distance_ordered(a, pa, b, pb, settings, None)?
+        distance_ordered(a, pa, b, pb, settings, None)
     };
-    let r = check_finite(r)?;
+    let r = match r.and_then(check_finite) {
+        Err(e) if kernel_gave_up(&e, a, b, settings) => {
+            return distance(a, pa, b, pb, &gjk_settings(settings));
+        }
+        r => r?,
+    };
     certified((a, pa, b, pb), r, settings, |gjk| distance(a, pa, b, pb, gjk))
+}
+
+/// Whether a default-route kernel's error is its own failure on valid shapes (a derived
+/// representation degenerate or overflowing in f64: a triangle placed 1e150 away in a box's
+/// frame has collinear corners), for GJK on the user's shapes to answer instead.
+fn kernel_gave_up(e: &GeomError, a: &Shape, b: &Shape, settings: &QuerySettings) -> bool {
+    settings.algorithm == Algorithm::Auto
+        && a.is_bounded()
+        && b.is_bounded()
+        && matches!(e, GeomError::Degenerate { .. } | GeomError::NonFinite { .. })
+}
+
+fn gjk_settings(settings: &QuerySettings) -> QuerySettings {
+    settings.clone().with_algorithm(Algorithm::Gjk)
 }
 
 /// `r` when it passes its check against the user's shapes (`verify.rs`); otherwise GJK's
@@ -413,16 +432,12 @@ fn certified(
     settings: &QuerySettings,
     recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
 ) -> Result<DistanceResult, GeomError> {
-    match verify::check_distance(shapes, &r, settings) {
-        Ok(()) => Ok(r),
+    match verify::check_distance(shapes, &r) {
+        Ok(()) => Ok(verify::settle(r, settings)),
         Err(why) if r.algorithm == Algorithm::Gjk || !(shapes.0.is_bounded() && shapes.2.is_bounded()) => {
             Err(verify::uncertified(why))
         }
-        Err(_) => {
-            let mut gjk = settings.clone();
-            gjk.algorithm = Algorithm::Gjk;
-            recompute(&gjk)
-        }
+        Err(_) => recompute(&gjk_settings(settings)),
     }
 }
 
@@ -439,11 +454,16 @@ pub(crate) fn distance_tracked(
     let r = if must_swap(a, pa, b, pb) {
         distance_ordered(b, pb, a, pa, settings, Some((cache, true)))
             .map(DistanceResult::mirrored)
-            .map_err(|e| unswap(e, a, b))?
+            .map_err(|e| unswap(e, a, b))
     } else {
-        distance_ordered(a, pa, b, pb, settings, Some((cache, false)))?
+        distance_ordered(a, pa, b, pb, settings, Some((cache, false)))
     };
-    let r = check_finite(r)?;
+    let r = match r.and_then(check_finite) {
+        Err(e) if kernel_gave_up(&e, a, b, settings) => {
+            return distance_tracked(a, pa, b, pb, &gjk_settings(settings), cache);
+        }
+        r => r?,
+    };
     certified((a, pa, b, pb), r, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
 }
 
@@ -489,10 +509,10 @@ pub(crate) fn intersects(
     pb: &Pose,
     settings: &QuerySettings,
 ) -> Result<Intersection, GeomError> {
-    let i = intersects_unchecked(a, pa, b, pb, settings)?;
+    let (i, built) = intersects_unchecked(a, pa, b, pb, settings)?;
     // The verdict checked against the user's shapes (`verify.rs`): a refuted one is re-decided
     // by GJK, and a refuted GJK verdict is no verdict.
-    match verify::check_intersection((a, pa, b, pb), &i, settings) {
+    match verify::check_intersection((a, pa, b, pb), &i, settings, built) {
         Ok(()) => Ok(i),
         Err(why) if settings.algorithm == Algorithm::Gjk || !(a.is_bounded() && b.is_bounded()) => {
             Ok(Intersection::Undecided { reason: why })
@@ -505,20 +525,22 @@ pub(crate) fn intersects(
     }
 }
 
-/// [`intersects`] before the check against the shapes.
+/// [`intersects`] before the check against the shapes, and whether the verdict's common point
+/// is a point of both shapes by construction up to round-off (GJK's, or that of a distance
+/// answer checked already), see `verify::check_intersection`.
 fn intersects_unchecked(
     a: &Shape,
     pa: &Pose,
     b: &Shape,
     pb: &Pose,
     settings: &QuerySettings,
-) -> Result<Intersection, GeomError> {
+) -> Result<(Intersection, bool), GeomError> {
     settings.validate()?;
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     // Intersection-only algorithms (vertex LP, cylinder SAT), in canonical order too.
     match super::intersect::intersects_special(x, px, y, py, settings) {
-        Ok(Some(hit)) => return Ok(mirror_intersection(hit, swap)),
+        Ok(Some(hit)) => return Ok((mirror_intersection(hit, swap), false)),
         Ok(None) => {}
         Err(e) => return Err(unswap_op(e, a, b)),
     }
@@ -529,7 +551,7 @@ fn intersects_unchecked(
     if gjk_first {
         let hit = gjk::intersects(x, px, y, py, settings)?;
         if settings.algorithm == Algorithm::Gjk || !matches!(hit, Intersection::Undecided { .. }) {
-            return Ok(mirror_intersection(hit, swap));
+            return Ok((mirror_intersection(hit, swap), true));
         }
     }
     // Test-intersection kernels (no distance available for the pair, e.g. triangle–cylinder
@@ -537,30 +559,42 @@ fn intersects_unchecked(
     if settings.algorithm != Algorithm::ClosedForm
         && let Some(hit) = lcp::intersects_only(x, px, y, py, settings)?
     {
-        return Ok(hit);
+        return Ok((hit, false));
     }
     if route(x, y, settings) == Some(Route::Gjk) {
-        return gjk::intersects(x, px, y, py, settings).map(|i| mirror_intersection(i, swap));
+        return gjk::intersects(x, px, y, py, settings).map(|i| (mirror_intersection(i, swap), true));
     }
-    let r = match distance_ordered(x, px, y, py, settings, None).and_then(check_finite) {
+    // The distance as answered to the user: checked against the shapes (a refuted kernel
+    // answer is GJK's), so that its verdict is as proven as the distance.
+    let r = match distance(a, pa, b, pb, settings) {
         Ok(r) => r,
         Err(GeomError::Unsupported { algorithm, .. }) => {
             return Err(GeomError::Unsupported { op: "intersects", a: a.kind(), b: b.kind(), algorithm });
         }
         Err(e) => return Err(e),
     };
-    let r = if swap { r.mirrored() } else { r };
-    Ok(match r.proximity {
-        Proximity::Separated { normal, .. } => {
-            // The witness direction (made exactly perpendicular to lines: along the witness
-            // direction itself a line's support is infinite once rounding tilts it), when
-            // the shapes are apart along it; else separated without a direction.
-            let proven = bound_direction(a, pa, b, pb, &normal).filter(|m| separation(a, pa, b, pb, m) > 0.0);
-            Intersection::Separated { direction: proven.filter(|_| r.certificate.lower > 0.0) }
-        }
-        Proximity::Touching { point } => Intersection::Intersecting { point: Some(point) },
-        Proximity::Intersecting { point, .. } => Intersection::Intersecting { point },
-    })
+    Ok((
+        match r.proximity {
+            Proximity::Separated { normal, .. } => {
+                // The witness direction (made exactly perpendicular to lines: along the witness
+                // direction itself a line's support is infinite once rounding tilts it), when
+                // the shapes are apart along it; else separated without a direction when the
+                // lower bound proves it, else no verdict.
+                let proven =
+                    bound_direction(a, pa, b, pb, &normal).filter(|m| separation(a, pa, b, pb, m) > 0.0);
+                match proven {
+                    Some(n) => Intersection::Separated { direction: Some(n) },
+                    None if r.certificate.lower > 0.0 => Intersection::Separated { direction: None },
+                    None => {
+                        Intersection::Undecided { reason: "separation not proven (distance below round-off)" }
+                    }
+                }
+            }
+            Proximity::Touching { point } => Intersection::Intersecting { point: Some(point) },
+            Proximity::Intersecting { point, .. } => Intersection::Intersecting { point },
+        },
+        true,
+    ))
 }
 
 fn unswap_op(e: GeomError, a: &Shape, b: &Shape) -> GeomError {

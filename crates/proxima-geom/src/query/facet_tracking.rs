@@ -68,7 +68,7 @@ pub fn distance_facet_shapes(
     pose_b: &Pose,
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
-    super::dispatch::validate_settings(settings)?;
+    settings.validate()?;
     let sa = Side { shape: &a.shape, facets: &a.facets, pose: pose_a };
     let sb = Side { shape: &b.shape, facets: &b.facets, pose: pose_b };
     distance_sides(sa, sb, settings)
@@ -110,7 +110,7 @@ impl<'s> Dqp3ShapeTracker<'s> {
     /// A tracker for `a` (first) and `b`, starting cold. `settings`: the certification
     /// (`gap_tolerance`, `touching_tolerance`) and the GJK settings of refused steps.
     pub fn new(a: &'s FacetShape, b: &'s FacetShape, settings: &QuerySettings) -> Result<Self, GeomError> {
-        super::dispatch::validate_settings(settings)?;
+        settings.validate()?;
         Ok(Self {
             a,
             b,

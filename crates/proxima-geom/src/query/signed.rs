@@ -147,6 +147,11 @@ fn depth_bracket(
             lo = hi;
         }
     }
+    if !(lo.is_finite() && hi.is_finite()) {
+        // Contact proven but no depth bound (EPA failed on coordinates beyond f64's
+        // resolution): no signed answer rather than an unbounded one.
+        return Err(GeomError::NonFinite { what: "signed distance bracket (coordinates too large for f64)" });
+    }
     let value = if hi < 0.0 {
         lo
     } else if lo > 0.0 {

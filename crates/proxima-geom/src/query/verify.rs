@@ -9,16 +9,22 @@
 //!   shape to within τ, for every shape with an O(1) or O(faces) test — points, segments,
 //!   lines, triangles, boxes, spheres, capsules, cylinders, cones, ellipsoids, rounded shapes
 //!   around those, half-space polyhedra (the user's half-spaces). Vertex polytopes and
-//!   Minkowski sums have no cheap test; their witnesses are convex combinations of support
-//!   points of the user's shape by construction in GJK/EPA, the LCP point–polytope kernel and
-//!   the ellipsoid active set, and DQP3's are snapped onto the exact hull (`distance/dqp3.rs`);
+//!   Minkowski sums have no closed-form test: GJK's witnesses are convex combinations of
+//!   support points of the user's shape by construction and DQP3's are snapped onto the exact
+//!   hull (`distance/dqp3.rs`), both up to a few ulps of the support points, tested when those
+//!   are far larger than the point (extreme coordinates); every other algorithm's (the LCP
+//!   kernels, the ellipsoid active set, the vertex LP) are tested always. The test is a GJK
+//!   point query on the user's support function, whose proven lower bound refutes a point
+//!   more than τ outside;
 //! * **the bracket**: finite, 0 ≤ lower ≤ upper (a lower bound above the witness distance by
 //!   more than round-off means one of them is wrong), upper = |p_b − p_a| for separated answers;
 //! * **separating directions** (`intersects`): the user's shapes are apart along it,
 //!   −h_B(−n) − h_A(n) > 0 from their support functions.
 //!
-//! τ = max(`gap_tolerance`, 64 ulps) × max(1, largest witness coordinate): the LCP kernels'
-//! float answers are accepted at that gap, and round-off of the closed forms is far below it.
+//! τ = 4096 ulps × max(1, largest witness coordinate) (≈ 9e-13 at unit size): round-off of
+//! the closed forms, support points and convex combinations is far below it; a float LCP
+//! solve whose witnesses stray further (ill-conditioned pivots, extreme coordinates) is
+//! refuted and recomputed, not accepted at `gap_tolerance`.
 //! The lower bounds themselves come from the user's support functions in every route (see
 //! `certificate.rs`; DQP3's is valid because its facet forms provably contain the shapes).
 //!
@@ -28,10 +34,10 @@
 use nalgebra::{Point3, Vector3};
 
 use super::certificate::separation;
-use super::{DistanceResult, Intersection, Proximity, QuerySettings};
+use super::{Algorithm, DistanceResult, Intersection, Proximity, QuerySettings};
 use crate::ellipsoid::point_ellipsoid::project3;
 use crate::error::GeomError;
-use crate::gjk::closest_to_origin;
+use crate::gjk::{GjkSettings, SupportMap, closest_to_origin, gjk_distance};
 use crate::pose::Pose;
 use crate::shape::Shape;
 
@@ -39,9 +45,13 @@ use crate::shape::Shape;
 pub(crate) type Refuted = &'static str;
 
 /// The containment tolerance τ for points of magnitude up to `coord` (see the module docs).
-pub(crate) fn tolerance(settings: &QuerySettings, coord: f64) -> f64 {
-    settings.gap_tolerance.max(64.0 * f64::EPSILON) * coord.max(1.0)
+pub(crate) fn tolerance(coord: f64) -> f64 {
+    CONTAINMENT_ULPS * f64::EPSILON * coord.max(1.0)
 }
+
+/// τ in ulps of the largest coordinate: far above the round-off of the closed forms, support
+/// points and convex combinations (a few ulps), far below any distance a user asks about.
+const CONTAINMENT_ULPS: f64 = 4096.0;
 
 /// How far the world point `p` is outside `shape` placed by `pose` (0 inside), when the shape
 /// has a cheap exact test; `None` for vertex polytopes and Minkowski sums (see the module docs).
@@ -117,25 +127,70 @@ fn box_excess(l: &Vector3<f64>, lo: &Vector3<f64>, hi: &Vector3<f64>) -> f64 {
     Vector3::new(e(0), e(1), e(2)).norm()
 }
 
-/// Whether `p` is in the shape to within `tol` (true when the shape has no cheap test).
-fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> bool {
-    outside_by(shape, pose, p).is_none_or(|e| e <= tol)
+/// A single point as a support map (the query point of a containment test by GJK).
+struct At(Point3<f64>);
+
+impl SupportMap for At {
+    fn local_support(&self, _: &Vector3<f64>, _: &mut u32) -> Point3<f64> {
+        self.0
+    }
+}
+
+/// Whether a vertex polytope's or Minkowski sum's point is tested by GJK (see [`holds`]):
+/// always for kernels with no containment by construction; for GJK's and DQP3's witnesses
+/// (convex combinations of support points, contained up to a few ulps of the largest) only
+/// when a shape involved reaches more than [`FAR`] × max(1, |p|) from the origin, where those
+/// ulps exceed τ. A common point of a contact answer is the midpoint of two witnesses that
+/// agree to round-off of both shapes, so both shapes' reach counts for it.
+fn far(shapes: &[(&Shape, &Pose)], p: &Point3<f64>) -> bool {
+    shapes
+        .iter()
+        .any(|(s, pose)| s.local_extent() + pose.translation().norm() > FAR * p.coords.norm().max(1.0))
+}
+
+/// See [`far`]: 4096 ulps of |p| (τ) cover 16 ulps of support points up to 256 |p|.
+const FAR: f64 = 256.0;
+
+/// Whether `p` is in the shape to within `tol`. Vertex polytopes and Minkowski sums (no
+/// closed-form test) are tested, when `by_support` says so, by GJK between `p` and the shape:
+/// refuted when its proven lower bound exceeds `tol` (see the module docs).
+fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl FnOnce() -> bool) -> bool {
+    // A rotation off by more than rounding (data files with few digits): the local frame is
+    // reached through Rᵀ, which differs from R⁻¹ by up to 3e (e = max |RᵀR − I|), moving the
+    // local point by up to 3e·|p − t|.
+    let e = pose.orthonormality_error();
+    let tol = if e > 0.0 { tol + 4.0 * e * (p - Point3::from(*pose.translation())).norm() } else { tol };
+    match outside_by(shape, pose, p) {
+        Some(e) => e <= tol,
+        None if shape.is_bounded() && by_support() => {
+            // A test that cannot be made (the point so far from the shape that its squared
+            // distance overflows: no finite lower bound, or an error) refutes: an answer that
+            // cannot be checked is recomputed, never passed.
+            match gjk_distance(&At(*p), &Pose::identity(), shape, pose, &GjkSettings::default(), None) {
+                Ok(g) => g.lower.is_finite() && g.lower <= tol,
+                Err(_) => false,
+            }
+        }
+        None => true,
+    }
 }
 
 /// Checks a distance answer against the user's shapes (see the module docs).
 pub(crate) fn check_distance(
     (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
     r: &DistanceResult,
-    settings: &QuerySettings,
 ) -> Result<(), Refuted> {
     let c = r.certificate;
+    // GJK's and DQP3's polytope witnesses are contained by construction up to round-off (see
+    // `far`).
+    let built = matches!(r.algorithm, Algorithm::Gjk | Algorithm::Dqp3);
     if !(c.lower.is_finite() && c.upper.is_finite() && c.lower >= 0.0) {
         return Err("certificate is not a finite non-negative bracket");
     }
     match r.proximity {
         Proximity::Separated { distance, point_a, point_b, .. } => {
             let coord = point_a.coords.amax().max(point_b.coords.amax());
-            let tol = tolerance(settings, coord);
+            let tol = tolerance(coord);
             if c.lower > c.upper + tol {
                 return Err("lower bound above the witness distance");
             }
@@ -143,15 +198,18 @@ pub(crate) fn check_distance(
             if (w - c.upper).abs() > tol || (distance - c.upper).abs() > tol {
                 return Err("upper bound is not the witness distance");
             }
-            if !holds(a, pa, &point_a, tol) || !holds(b, pb, &point_b, tol) {
+            let check_a = || !built || far(&[(a, pa)], &point_a);
+            let check_b = || !built || far(&[(b, pb)], &point_b);
+            if !holds(a, pa, &point_a, tol, check_a) || !holds(b, pb, &point_b, tol, check_b) {
                 return Err("witness outside its shape");
             }
         }
         Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
-            let tol = tolerance(settings, point.coords.amax());
-            if !holds(a, pa, &point, tol.max(settings.touching_tolerance))
-                || !holds(b, pb, &point, tol.max(settings.touching_tolerance))
-            {
+            // A common point is in both shapes to within τ (algorithms report answers within
+            // the touching tolerance as separated, with both witnesses, see `settle`).
+            let tol = tolerance(point.coords.amax());
+            let check = || !built || far(&[(a, pa), (b, pb)], &point);
+            if !holds(a, pa, &point, tol, check) || !holds(b, pb, &point, tol, check) {
                 return Err("common point outside a shape");
             }
         }
@@ -161,11 +219,13 @@ pub(crate) fn check_distance(
 }
 
 /// Checks an intersection answer against the user's shapes: a separating direction must
-/// separate them (by their support functions), a common point must lie in both.
+/// separate them (by their support functions), a common point must lie in both (`built`: it is
+/// GJK's or a checked distance answer's, tested on vertex polytopes only as `far` says).
 pub(crate) fn check_intersection(
     (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
     i: &Intersection,
     settings: &QuerySettings,
+    built: bool,
 ) -> Result<(), Refuted> {
     match i {
         // (NaN counts as not apart.)
@@ -175,14 +235,29 @@ pub(crate) fn check_intersection(
             return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {
-            let tol = tolerance(settings, p.coords.amax()).max(settings.touching_tolerance);
-            if !holds(a, pa, p, tol) || !holds(b, pb, p, tol) {
+            let tol = tolerance(p.coords.amax()).max(settings.touching_tolerance);
+            let check = || !built || far(&[(a, pa), (b, pb)], p);
+            if !holds(a, pa, p, tol, check) || !holds(b, pb, p, tol, check) {
                 return Err("common point outside a shape");
             }
         }
         _ => {}
     }
     Ok(())
+}
+
+/// A checked answer as reported: separated within the touching tolerance becomes touching
+/// (at the witnesses' midpoint, the bracket kept), and a lower bound above the witness
+/// distance by less than τ is clamped to it. Algorithms report separated answers with their
+/// witnesses whatever the touching tolerance, so that the check sees both witnesses.
+pub(crate) fn settle(mut r: DistanceResult, settings: &QuerySettings) -> DistanceResult {
+    r.certificate.lower = r.certificate.lower.min(r.certificate.upper);
+    if let Proximity::Separated { distance, point_a, point_b, .. } = r.proximity
+        && distance <= settings.touching_tolerance
+    {
+        r.proximity = Proximity::Touching { point: nalgebra::center(&point_a, &point_b) };
+    }
+    r
 }
 
 /// The error for an answer that failed its check even after the GJK recomputation.

@@ -462,7 +462,8 @@ impl Polyhedron {
     ///
     /// The constructor enumerates the vertices once (every triple of planes, O(m⁴) for m
     /// half-spaces: meant for the tens-to-hundreds of faces of collision shapes). A vertex
-    /// satisfies every half-space to a relative tolerance of 1e-9 · max(1, max |dᵢ|).
+    /// satisfies every half-space to a relative tolerance of 1e-9 · max(1, |v|, the offsets of
+    /// its three planes).
     /// The set may be flat (zero volume) but must be bounded and contain a point.
     ///
     /// Errors: [`GeomError::NonFinite`] for NaN/∞, [`GeomError::ZeroAxis`] for a zero

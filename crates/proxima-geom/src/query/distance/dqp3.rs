@@ -187,8 +187,8 @@ pub(crate) fn certify(
     let shapes = (a.shape, a.pose, b.shape, b.pose);
     let res = finish(core, Radii { a: 0.0, b: 0.0 }, shapes, settings, Algorithm::Dqp3, path);
     let c = res.certificate;
-    if c.upper - c.lower <= tol && verify::check_distance(shapes, &res, settings).is_ok() {
-        Verdict::Certified(res)
+    if c.upper - c.lower <= tol && verify::check_distance(shapes, &res).is_ok() {
+        Verdict::Certified(verify::settle(res, settings))
     } else {
         Verdict::Refused
     }

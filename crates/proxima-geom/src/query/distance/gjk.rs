@@ -193,6 +193,10 @@ fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
     let (a, pa, b, pb) = ask.shapes;
     let settings = ask.settings;
+    if r.status == GjkStatus::Overflow || r.simplex.len == 0 {
+        // Coordinates near f64::MAX overflowed the run (squared norms): no answer, not a guess.
+        return Err(GeomError::NonFinite { what: "query (coordinates too large for f64)" });
+    }
     if let Some((c, swapped)) = cache {
         store(c, r, swapped);
     }
@@ -444,6 +448,9 @@ pub(crate) fn intersects(
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
     let margin = ra + rb;
     let r = run(&mut diff, &initial_direction(&frame, None), &settings.gjk, Mode::Boolean { margin });
+    if r.status == GjkStatus::Overflow {
+        return Err(GeomError::NonFinite { what: "intersects (coordinates too large for f64)" });
+    }
     let (qa, qb) = r.simplex.witnesses();
     Ok(match r.status {
         GjkStatus::Contact => {
