@@ -64,6 +64,7 @@
 pub mod dqp3;
 pub mod ellipsoid;
 mod error;
+pub mod fuzz;
 pub mod gjk;
 pub mod lcp_queries;
 pub mod lp_polytope;
