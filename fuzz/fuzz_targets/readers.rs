@@ -1,7 +1,7 @@
 //! Feeds arbitrary bytes to every problem-file reader (JSON, MatrixMarket pair, Siconos,
 //! manifest, in f64 and exact mode). Any panic is a bug: readers must return errors.
 //!
-//! Seed corpus: `mkdir -p fuzz/corpus/readers && cp ../shared/testdata/siconos-lcp/*.dat
+//! Seed corpus: `mkdir -p fuzz/corpus/readers && cp testdata/siconos-lcp/*.dat
 //! testdata/lcp/*.json testdata/qp/*.json fuzz/corpus/readers/`.
 #![no_main]
 

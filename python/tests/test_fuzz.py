@@ -25,11 +25,10 @@ CHILD = textwrap.dedent(
 
     def number():
         k = rng.integers(12)
-        # Magnitudes stay below 1e150: squared distances beyond ~1e154 overflow to inf, and
-        # the geometry crate's EPA then panics (epa.rs, index out of bounds) — caught as
-        # InternalError, checked in test_a_library_panic_is_caught_and_the_process_goes_on.
+        # 1e160: squared distances overflow f64 (a clean GeomError, see
+        # test_coordinates_beyond_f64_range_are_an_error_not_a_panic).
         return [0.0, -1.0, 1e-300, 1e100, np.nan, np.inf, -np.inf, 5e-324,
-                float(rng.normal()), float(abs(rng.normal())) + 0.1, 1.0, 2.0][k]
+                float(rng.normal()), float(abs(rng.normal())) + 0.1, 1e160, 2.0][k]
 
     def vector(n=3):
         k = rng.integers(8)
@@ -202,23 +201,21 @@ def test_random_calls_never_abort_or_panic():
     assert outcomes["ok"] > calls // 10 and outcomes["value"] > calls // 10, outcomes
 
 
-def test_a_library_panic_is_caught_and_the_process_goes_on():
-    """A box 1e160 away from an ellipsoid: the squared distance overflows and the geometry
-    crate's EPA indexes an empty list (a bug of proxima-geom, reported). The binding turns the
-    panic into InternalError (a RuntimeError, not a BaseException), the process survives, and
-    the next query on the same thread answers correctly. If the library is fixed, the call
-    returns an answer instead, which this test accepts."""
+def test_coordinates_beyond_f64_range_are_an_error_not_a_panic():
+    """A box 1e160 away from an ellipsoid: the squared distance overflows f64. The geometry
+    crate once panicked there (EPA on an emptied simplex; the binding turned it into
+    InternalError); it now reports proxima.GeomError (a ValueError) naming the overflow, and
+    the next query on the same thread answers correctly. Up to ~1e154 such pairs are answered."""
     import numpy as np
+    import pytest
 
     import proxima
 
     box, ellipsoid = proxima.Box([0.5, 0.5, 0.5]), proxima.Ellipsoid([1, 2, 3])
-    far = proxima.pose([0.0, 1e160, 0.0])
-    try:
-        r = proxima.distance(box, far, ellipsoid, np.eye(4))
-        assert r.distance > 1e159
-    except proxima.InternalError as e:
-        assert "internal error" in str(e)
-        assert isinstance(e, RuntimeError) and not isinstance(e, ValueError)
+    with pytest.raises(proxima.GeomError, match="too large for f64") as e:
+        proxima.distance(box, proxima.pose([0.0, 1e160, 0.0]), ellipsoid, np.eye(4))
+    assert isinstance(e.value, ValueError)
+    r = proxima.distance(box, proxima.pose([0.0, 1e150, 0.0]), ellipsoid, np.eye(4))
+    assert abs(r.distance - 1e150) <= 1e-9 * 1e150
     r = proxima.distance(box, proxima.pose([3.0, 0, 0]), ellipsoid, np.eye(4))
     assert abs(r.distance - 1.5) < 1e-8

@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 use proxima_cli_support::exit;
 
 use crate::scalar::{self, Scalar};
+use crate::siconos_data::SICONOS_FILES;
 use crate::solve::Format;
 
 /// Arguments of `proxima demo`.
@@ -35,8 +36,8 @@ pub struct DemoArgs {
     /// Output format: a table, or one JSON object per problem plus a summary line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Directory of the Siconos `lcp_*.dat` files (default: looked up near the current
-    /// directory and the executable, e.g. `../shared/testdata/siconos-lcp`).
+    /// Directory of Siconos `lcp_*.dat` files to solve instead of the built-in copies of
+    /// `testdata/siconos-lcp`.
     #[arg(long)]
     pub siconos_dir: Option<PathBuf>,
     /// Directory for the plots (SVG), created if missing.
@@ -239,24 +240,34 @@ fn solve_row<T: Scalar>(group: &'static str, name: String, lcp: &Lcp<T>, expect:
     }
 }
 
-/// Where the Siconos files are: `--siconos-dir`, else `../shared/testdata/siconos-lcp` (or
-/// `shared/...`) from the current directory or any ancestor of the executable, else the
-/// source tree's location at compile time.
-fn find_siconos_dir(explicit: Option<&Path>) -> Option<PathBuf> {
-    if let Some(dir) = explicit {
-        return dir.is_dir().then(|| dir.to_path_buf());
-    }
-    const REL: &str = "shared/testdata/siconos-lcp";
-    let mut candidates = vec![PathBuf::from("..").join(REL), PathBuf::from(REL)];
-    if let Ok(exe) = std::env::current_exe() {
-        for dir in exe.ancestors().skip(1) {
-            candidates.push(dir.join("..").join(REL));
-        }
-    }
-    candidates
-        .push(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/testdata/siconos-lcp")));
-    candidates.into_iter().find(|c| c.is_dir())
+/// The Siconos problems: the `lcp_*.dat` files of `--siconos-dir` when given (`None` when it is
+/// not a directory), else the copies compiled into the binary from `testdata/siconos-lcp`.
+/// Each entry: (name, file text or the read error), sorted by name.
+fn siconos_sources(explicit: Option<&Path>) -> Option<(String, Vec<SiconosFile>)> {
+    let Some(dir) = explicit else {
+        let mut files: Vec<SiconosFile> =
+            SICONOS_FILES.iter().map(|(name, text)| (name.to_string(), Ok(text.to_string()))).collect();
+        files.sort_by(|x, y| x.0.cmp(&y.0));
+        return Some(("testdata/siconos-lcp, built in".into(), files));
+    };
+    let entries = std::fs::read_dir(dir).ok()?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "dat"))
+        .collect();
+    paths.sort();
+    let files = paths
+        .iter()
+        .map(|path| {
+            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            (name, std::fs::read_to_string(path).map_err(|e| e.to_string()))
+        })
+        .collect();
+    Some((dir.display().to_string(), files))
 }
+
+/// A Siconos problem file: its name and its text, or the error reading it.
+type SiconosFile = (String, Result<String, String>);
 
 fn siconos_expect(name: &str) -> Expect {
     match name {
@@ -268,22 +279,13 @@ fn siconos_expect(name: &str) -> Expect {
     }
 }
 
-fn siconos_rows(dir: &Path) -> Vec<Row> {
-    let mut paths: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    paths.sort();
-    paths
+fn siconos_rows(files: &[SiconosFile]) -> Vec<Row> {
+    files
         .iter()
-        .map(|path| {
-            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        .map(|(name, read)| {
+            let name = name.clone();
             let expect = siconos_expect(&name);
-            let read = std::fs::read_to_string(path).map_err(|e| e.to_string());
-            match read.and_then(|text| read_siconos_lcp(&text).map_err(|e| e.to_string())) {
+            match read.clone().and_then(|text| read_siconos_lcp(&text).map_err(|e| e.to_string())) {
                 Ok(lcp) => solve_row("siconos", name, &lcp, &expect),
                 Err(e) => Row {
                     group: "siconos",
@@ -373,17 +375,17 @@ fn run_reference(args: &DemoArgs) -> Result<()> {
             rows.push(row);
         }
     }
-    let dir = find_siconos_dir(args.siconos_dir.as_deref());
+    let sources = siconos_sources(args.siconos_dir.as_deref());
     if text {
         println!();
     }
-    match &dir {
-        Some(dir) => {
+    match &sources {
+        Some((from, files)) => {
             if text {
-                println!("Siconos LCP test problems ({}):", dir.display());
+                println!("Siconos LCP test problems ({from}):");
                 print_header();
             }
-            for row in siconos_rows(dir) {
+            for row in siconos_rows(files) {
                 if text {
                     print_row(&row);
                 } else {
@@ -393,7 +395,7 @@ fn run_reference(args: &DemoArgs) -> Result<()> {
             }
         }
         None => {
-            let msg = "Siconos test problems not found (looked for ../shared/testdata/siconos-lcp); skipped";
+            let msg = "Siconos test problems not found (--siconos-dir is not a directory); skipped";
             if text {
                 println!("{msg}");
             } else {
@@ -441,7 +443,7 @@ fn run_reference(args: &DemoArgs) -> Result<()> {
             "unexpected": unexpected,
             "not_yet_available": geo_unavailable,
             "geometry_unexpected": geo_unexpected,
-            "siconos_dir": dir.map(|d| d.display().to_string()),
+            "siconos_dir": sources.as_ref().map(|(from, _)| from.clone()),
         }});
         println!("{summary}");
     }

@@ -46,6 +46,7 @@ mod npy;
 mod query;
 mod query_toi;
 mod scalar;
+mod siconos_data;
 mod solve;
 mod view;
 mod workcell_demo;

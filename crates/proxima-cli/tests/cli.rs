@@ -8,12 +8,9 @@ use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_proxima");
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-/// The shared Siconos test files: beside the checkout, or beside the main checkout when this
-/// one is a git worktree under a sibling directory (`wt/<name>`).
+/// The Siconos test files vendored in the repository.
 fn siconos() -> String {
-    let candidates = ["/../../../shared/testdata/siconos-lcp", "/../../../../shared/testdata/siconos-lcp"];
-    let dirs = candidates.map(|rel| format!("{}{rel}", env!("CARGO_MANIFEST_DIR")));
-    dirs.iter().find(|d| Path::new(d).is_dir()).unwrap_or(&dirs[0]).clone()
+    format!("{ROOT}/testdata/siconos-lcp")
 }
 
 fn testdata(rel: &str) -> String {

@@ -1,4 +1,5 @@
-//! Input errors of geometric queries: what was wrong with a shape, a pose or a settings field.
+//! Errors of geometric queries: what was wrong with a shape, a pose or a settings field, or an
+//! answer that could not be certified.
 
 use core::fmt;
 
@@ -69,6 +70,13 @@ pub enum GeomError {
         /// What is wrong with it (for a rejected shape, the constructor's reason).
         reason: String,
     },
+    /// An answer failed its check against the shapes the user gave (a witness outside its
+    /// shape, a lower bound above the upper one...) and the GJK recomputation failed it too:
+    /// the library reports no number rather than an unproven one.
+    Uncertified {
+        /// What the check found.
+        what: &'static str,
+    },
     /// An invalid settings field.
     InvalidSettings {
         /// The field.
@@ -99,6 +107,7 @@ impl fmt::Display for GeomError {
                 None => write!(f, "{op} between {a} and {b} is not supported"),
             },
             GeomError::InvalidField { field, reason } => write!(f, "{field}: {reason}"),
+            GeomError::Uncertified { what } => write!(f, "answer could not be certified: {what}"),
             GeomError::InvalidSettings { field, reason } => write!(f, "invalid setting {field}: {reason}"),
         }
     }

@@ -65,6 +65,7 @@
 pub mod dqp3;
 pub mod ellipsoid;
 mod error;
+pub mod fuzz;
 pub mod gjk;
 pub mod lcp_queries;
 pub mod lp_polytope;
@@ -78,8 +79,9 @@ pub use gjk::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use pose::{Pose, QUATERNION_TOLERANCE, ROTATION_TOLERANCE};
 pub use query::toi::{RigidMotion, ToiOutcome, ToiResult, ToiSettings, ToiStatus, time_of_impact};
 pub use query::{
-    Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
-    SignedDistance, distance, distance_tracked, intersects, signed_distance,
+    Algorithm, Arithmetic, Certificate, DistanceResult, Dqp3ShapeTracker, FacetShape, Intersection,
+    Proximity, QueryPath, QuerySettings, SignedDistance, distance, distance_facet_shapes, distance_tracked,
+    intersects, signed_distance,
 };
 pub use shape::{Shape, ShapeKind};
 

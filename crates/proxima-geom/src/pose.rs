@@ -1,7 +1,10 @@
 //! Rigid poses: world = R · local + t.
 //!
 //! R must be a rotation to 1e-6 (max |RᵀR − I| ≤ 1e-6 and det R > 0); it is used *as given*
-//! (never re-orthonormalized) so results match data files written with finite precision.
+//! (never re-orthonormalized) so results match data files written with finite precision. The
+//! error e = max |RᵀR − I| is kept ([`Pose::orthonormality_error`]): algorithms that work in a
+//! shape's own frame use Rᵀ as R⁻¹, which distorts lengths by up to 3e (‖RᵀR − I‖₂ ≤ 3e), and
+//! their certificates account for it.
 
 use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
@@ -18,6 +21,8 @@ pub const QUATERNION_TOLERANCE: f64 = 1e-6;
 pub struct Pose {
     rotation: Matrix3<f64>,
     translation: Vector3<f64>,
+    /// max |RᵀR − I|.
+    ortho_error: f64,
 }
 
 impl Default for Pose {
@@ -29,7 +34,7 @@ impl Default for Pose {
 impl Pose {
     /// The identity.
     pub fn identity() -> Self {
-        Self { rotation: Matrix3::identity(), translation: Vector3::zeros() }
+        Self { rotation: Matrix3::identity(), translation: Vector3::zeros(), ortho_error: 0.0 }
     }
     /// From a row-major rotation matrix and a translation (validated).
     pub fn new(rotation_rows: [[f64; 3]; 3], translation: [f64; 3]) -> Result<Self, GeomError> {
@@ -44,11 +49,11 @@ impl Pose {
         if translation.iter().any(|v| !v.is_finite()) {
             return Err(GeomError::NonFinite { what: "pose translation" });
         }
-        let err = (rotation.transpose() * rotation - Matrix3::identity()).abs().max();
+        let err = orthonormality_error(&rotation);
         if err > ROTATION_TOLERANCE || rotation.determinant() <= 0.0 {
             return Err(GeomError::NotRotation { error: err });
         }
-        Ok(Self { rotation, translation })
+        Ok(Self { rotation, translation, ortho_error: err })
     }
     /// From a unit quaternion `[w, x, y, z]` (world = q·p·q* + t) and a translation. The
     /// quaternion must have norm 1 to [`QUATERNION_TOLERANCE`]; it is used as given (the
@@ -81,7 +86,8 @@ impl Pose {
     /// A pose from parts the caller has already validated (a rotation checked by
     /// [`Pose::from_matrix`] times an exact rotation, finite numbers).
     pub(crate) fn from_parts_unchecked(rotation: Matrix3<f64>, translation: Vector3<f64>) -> Self {
-        Self { rotation, translation }
+        // The product's distortion is measured, not assumed (certificates account for it).
+        Self { rotation, translation, ortho_error: orthonormality_error(&rotation) }
     }
     /// A pure translation.
     pub fn from_translation(t: [f64; 3]) -> Result<Self, GeomError> {
@@ -107,18 +113,30 @@ impl Pose {
     pub fn inverse_transform_point(&self, p: &Point3<f64>) -> Point3<f64> {
         Point3::from(self.rotation.transpose() * (p.coords - self.translation))
     }
+    /// max |RᵀR − I| (0 for exact rotations; up to [`ROTATION_TOLERANCE`] is accepted).
+    pub fn orthonormality_error(&self) -> f64 {
+        self.ortho_error
+    }
     /// self ∘ other: first `other`, then `self`.
     pub fn compose(&self, other: &Pose) -> Pose {
+        let rotation = self.rotation * other.rotation;
         Pose {
-            rotation: self.rotation * other.rotation,
+            rotation,
             translation: self.rotation * other.translation + self.translation,
+            ortho_error: orthonormality_error(&rotation),
         }
     }
 }
 
+/// max |RᵀR − I|.
+fn orthonormality_error(r: &Matrix3<f64>) -> f64 {
+    (r.transpose() * r - Matrix3::identity()).abs().max()
+}
+
 impl From<Isometry3<f64>> for Pose {
     fn from(iso: Isometry3<f64>) -> Self {
-        Pose { rotation: *iso.rotation.to_rotation_matrix().matrix(), translation: iso.translation.vector }
+        let rotation = *iso.rotation.to_rotation_matrix().matrix();
+        Pose { rotation, translation: iso.translation.vector, ortho_error: orthonormality_error(&rotation) }
     }
 }
 

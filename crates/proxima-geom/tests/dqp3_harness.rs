@@ -1,17 +1,13 @@
 //! DQP3 on the harness workload `polytope_64` (hulls of 64 points converted to facets): every
 //! cold query ends `Optimal` (regression: three queries cycled on nearly parallel edges before
-//! the stall stop) with a certificate gap ≤ 1e-8. Skipped when ../shared is absent.
+//! the stall stop) with a certificate gap ≤ 1e-8. Reads the vendored extract (every 8th query) in testdata/geometry/workloads.
 
 use proxima_geom::Pose;
 use proxima_geom::dqp3::{Dqp3Settings, Dqp3Status, FacetPolyhedron, distance_dqp3};
 #[test]
 fn polytope_64_all_optimal() {
-    let path =
-        format!("{}/../../../shared/bench/geometry/workloads/polytope_64.json", env!("CARGO_MANIFEST_DIR"));
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("{path} not found: skipped");
-        return;
-    };
+    let path = format!("{}/../../testdata/geometry/workloads/polytope_64.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let w: serde_json::Value = serde_json::from_str(&text).unwrap();
     let mut shapes = std::collections::HashMap::new();
     for s in w["shapes"].as_array().unwrap() {

@@ -1,4 +1,4 @@
-//! Where the time goes on the shared `cylinders` workload: time per query grouped by the
+//! Where the time goes on the `cylinders` workload (the vendored extract): time per query grouped by the
 //! stage that decided it (`cargo test --release -p proxima-geom --test sat_cylinder_profile
 //! -- --ignored --nocapture`; ignored by default: timings need a release build).
 
@@ -10,9 +10,8 @@ use proxima_geom::sat_cylinder::{
 };
 
 fn workload() -> Vec<(CylinderGeom, CylinderGeom)> {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/geometry/workloads/cylinders.json");
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/workloads/cylinders.json");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let shapes: std::collections::HashMap<&str, (f64, f64)> = v["shapes"]
         .as_array()

@@ -1,20 +1,24 @@
-//! Deterministic stand-in for the cargo-fuzz target (`fuzz/`, nightly only): runs
-//! `fuzz_readers` over every shared Siconos file, the MatrixMarket and JSON samples, and
+//! Deterministic stand-in for the cargo-fuzz target `readers` (`fuzz/`): runs
+//! `fuzz_readers` over every vendored Siconos file, the MatrixMarket and JSON samples, and
 //! thousands of seeded byte-level mutations of them. It must never panic.
 
 use proxima_lcp::io::{fuzz_readers, read_json_problem, read_siconos_lcp};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/mutate.rs"]
+mod mutate;
+#[path = "support/testdata.rs"]
+mod testdata;
+
+use mutate::mutate;
 
 fn siconos() -> String {
-    shared_dir::shared("testdata/siconos-lcp")
+    testdata::testdata("siconos-lcp")
 }
 const TESTDATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
 fn dense() -> String {
-    shared_dir::shared("bench/lcp/data/public/dense")
+    testdata::testdata("bench-lcp/dense")
 }
 
 fn files_in(dir: &str, ext: &str) -> Vec<Vec<u8>> {
@@ -52,115 +56,6 @@ fn corpus() -> Vec<Vec<u8>> {
         m.split(|&b| b == b'\n').take(40).flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
     corpus.push(head);
     corpus
-}
-
-const INSERTS: &[&[u8]] = &[
-    b"NaN",
-    b"nan",
-    b"inf",
-    b"-Infinity",
-    b"1e308",
-    b"1e999",
-    b"-1e-999",
-    b"1e-1000000",
-    b"1e1000000",
-    b"18446744073709551616",
-    b"999999999999",
-    b"4294967297",
-    b"0",
-    b"-",
-    b"-0",
-    b"1/0",
-    b"1/3",
-    b"0.1",
-    b".",
-    b"e",
-    b"/",
-    b"\"",
-    b"[",
-    b"]",
-    b"{",
-    b"}",
-    b",",
-    b":",
-    b"\n",
-    b" ",
-    b"\t",
-    b"\r\n",
-    b"%",
-    b"%%MatrixMarket",
-    b"#",
-    b"\0",
-    b"\xff",
-    b"\xc3\xa9",
-    b"\\u0000",
-    b"\\ud800",
-    b"null",
-    b"true",
-];
-
-const HEADERS: &[&[u8]] = &[
-    b"%%MatrixMarket matrix coordinate real general\n",
-    b"%%MatrixMarket matrix coordinate real symmetric\n",
-    b"%%MatrixMarket matrix coordinate real skew-symmetric\n",
-    b"%%MatrixMarket matrix array real general\n",
-    b"%%MatrixMarket matrix coordinate pattern general\n",
-    b"3\n1\n3\n3\n",
-    b"3\n0\n3\n3\n3 3\n",
-    b"64\n1\n64\n64\n",
-    b"{\"kind\": \"lcp\", ",
-    b"{\"kind\": \"qp\", ",
-];
-
-fn mutate(rng: &mut SmallRng, input: &[u8]) -> Vec<u8> {
-    let mut v = input.to_vec();
-    for _ in 0..rng.random_range(1..=4) {
-        let len = v.len();
-        let at = if len == 0 { 0 } else { rng.random_range(0..=len) };
-        match rng.random_range(0..9) {
-            0 if len > 0 => {
-                let i = at.min(len - 1);
-                v[i] ^= 1 << rng.random_range(0..8);
-            }
-            1 => v.truncate(at),
-            2 => {
-                let ins = INSERTS[rng.random_range(0..INSERTS.len())];
-                v.splice(at..at, ins.iter().copied());
-            }
-            3 => {
-                // Replace a run of digits (or anything) with a number from the insert list.
-                let end = (at + rng.random_range(0..6)).min(len);
-                let ins = INSERTS[rng.random_range(0..INSERTS.len())];
-                v.splice(at..end, ins.iter().copied());
-            }
-            4 => {
-                let end = (at + rng.random_range(0..64)).min(len);
-                v.drain(at..end);
-            }
-            5 if len > 0 => {
-                // Duplicate a chunk (repeated lines, duplicate keys, extra entries).
-                let start = rng.random_range(0..len);
-                let end = (start + rng.random_range(1..80)).min(len);
-                let chunk: Vec<u8> = v[start..end].to_vec();
-                v.splice(at..at, chunk);
-            }
-            6 => {
-                // Header edit: swap the first line(s) for another format's header.
-                let cut = v.iter().position(|&b| b == b'\n').map_or(0, |p| p + 1);
-                let h = HEADERS[rng.random_range(0..HEADERS.len())];
-                v.splice(0..cut, h.iter().copied());
-            }
-            7 if len > 0 => {
-                let i = at.min(len - 1);
-                v[i] = b"0123456789-+.eE/ \n"[rng.random_range(0..18)];
-            }
-            _ => {
-                let i = at.min(len);
-                v.insert(i, rng.random());
-            }
-        }
-    }
-    v
 }
 
 #[test]

@@ -8,11 +8,11 @@ use proxima_lcp::io::{
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/testdata.rs"]
+mod testdata;
 
 fn dense() -> String {
-    shared_dir::shared("bench/lcp/data/public/dense")
+    testdata::testdata("bench-lcp/dense")
 }
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/bench/tiny");
 

@@ -1,4 +1,4 @@
-//! Siconos `.dat` reader: every shared test file, block/dense twins, known values, exact
+//! Siconos `.dat` reader: every vendored test file, block/dense twins, known values, exact
 //! reading, malformed inputs.
 
 use std::path::PathBuf;
@@ -8,16 +8,16 @@ use proxima_lcp::io::{
 };
 use proxima_lcp::{Lcp, Rational};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/testdata.rs"]
+mod testdata;
 
 fn dir() -> String {
-    shared_dir::shared("testdata/siconos-lcp")
+    testdata::testdata("siconos-lcp")
 }
 
 fn dat_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir())
-        .expect("shared Siconos test data")
+        .expect("vendored Siconos test data")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "dat"))
         .collect();
@@ -34,7 +34,7 @@ fn r(s: &str) -> Rational {
 }
 
 #[test]
-fn every_shared_file_parses_in_f64_and_exactly() {
+fn every_vendored_file_parses_in_f64_and_exactly() {
     let files = dat_files();
     assert_eq!(files.len(), 20, "{files:?}");
     for path in files {

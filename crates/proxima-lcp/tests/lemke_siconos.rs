@@ -1,4 +1,4 @@
-//! Every Siconos LCP test file (../shared/testdata/siconos-lcp), solved with Lemke in f64 and
+//! Every Siconos LCP test file (testdata/siconos-lcp), solved with Lemke in f64 and
 //! in exact Rational (decimals read exactly), against the ground truth of that folder's README
 //! (computed there by exact enumeration of complementary bases).
 
@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use proxima_lcp::io::{read_siconos_lcp, read_siconos_lcp_exact};
 use proxima_lcp::{Field, Lcp, LcpSolution, LcpStatus, LemkeSettings, Rational, SolvePath, solve_lemke};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/testdata.rs"]
+mod testdata;
 
 fn data_dir() -> PathBuf {
-    PathBuf::from(shared_dir::shared("testdata/siconos-lcp"))
+    PathBuf::from(testdata::testdata("siconos-lcp"))
 }
 
 fn read(name: &str) -> String {

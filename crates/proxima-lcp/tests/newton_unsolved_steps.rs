@@ -9,11 +9,11 @@ use proxima_lcp::io::{ReadLimits, read_mtx_csr, read_mtx_vector};
 use proxima_lcp::iterative::newton::{NewtonSettings, SubSolver, solve_minmap_newton_report};
 use proxima_lcp::iterative::{AbsoluteTest, IterativeStatus};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/testdata.rs"]
+mod testdata;
 
 fn contact_problem() -> (proxima_lcp::operator::CsrMatrix, Vec<f64>) {
-    let dir = shared_dir::shared("bench/lcp/data/public/contact");
+    let dir = testdata::testdata("bench-lcp/contact");
     let m = std::fs::read_to_string(format!("{dir}/contact_k4_000.M.mtx")).unwrap();
     let q = std::fs::read_to_string(format!("{dir}/contact_k4_000.q.mtx")).unwrap();
     let a = read_mtx_csr(&m).unwrap();

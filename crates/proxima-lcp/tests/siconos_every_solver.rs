@@ -1,4 +1,4 @@
-//! Every Siconos LCP test file (../shared/testdata/siconos-lcp) through every f64 solver:
+//! Every Siconos LCP test file (testdata/siconos-lcp) through every f64 solver:
 //! Lemke, Baraff pivoting, min-map Newton, Fischer–Newton (each Jacobian strategy) and the
 //! splitting methods. The test records which solver solves which file (the table is printed
 //! with `--nocapture`, and the per-solver counts are pinned below so a change is noticed) and
@@ -16,14 +16,14 @@ use proxima_lcp::iterative::{
 use proxima_lcp::operator::DenseMatrix;
 use proxima_lcp::{Lcp, LcpStatus, LemkeSettings, solve_lemke};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/testdata.rs"]
+mod testdata;
 
 /// Files the README lists as having no solution.
 const NO_SOLUTION: &[&str] = &["Pang_isolated_sol_perturbed"];
 
 fn files() -> Vec<(String, Lcp<f64>)> {
-    let dir = PathBuf::from(shared_dir::shared("testdata/siconos-lcp"));
+    let dir = PathBuf::from(testdata::testdata("siconos-lcp"));
     let mut out: Vec<(String, Lcp<f64>)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| {

@@ -10,11 +10,11 @@ use proxima_lcp::operator::{BlockDiagonal, ContactOperator, CsrMatrix, LinearOpe
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
+#[path = "support/testdata.rs"]
+mod testdata;
 
 fn public() -> String {
-    shared_dir::shared("bench/lcp/data/public")
+    testdata::testdata("bench-lcp")
 }
 
 struct Scene {

@@ -1,18 +1,17 @@
-//! The `dqp3` variant of `proxima bench-geometry` (its row in the variant table): DQP3 ([`proxima_geom::dqp3`]) on facet forms
-//! built once per shape, outside the timed region (the conversion is O(m²) clipping, done
-//! once per object in any real use). Cold `queries` and `track_cold` call `distance_dqp3`;
-//! `track_warm` runs one [`Dqp3Tracker`] per track (built-in transforms: only the poses change
-//! per step). Shapes without a facet form (spheres, ellipsoids...) and runs that end without
-//! an optimal answer are counted as skipped. Records use the harness's result format; there is
-//! no `collide` section (DQP3 is a distance algorithm).
+//! The `dqp3` variant of `proxima bench-geometry` (its row in the variant table): DQP3 ([`proxima_geom::dqp3`]) on
+//! [`FacetShape`]s built once per shape, outside the timed region (the exact hull and its
+//! facets, done once per object in any real use). Cold `queries` and `track_cold` call
+//! [`distance_facet_shapes`]; `track_warm` runs one [`Dqp3ShapeTracker`] per track (built-in
+//! transforms: only the poses change per step). Every answer is certified against the
+//! workload's shapes, not the facet forms; a refused DQP3 answer is recomputed by GJK inside the
+//! timed call (its record then says so in `algorithm`). Shapes without a facet form (spheres,
+//! ellipsoids...) are counted as skipped. Records use the harness's result format; there is no
+//! `collide` section (DQP3 is a distance algorithm).
 
 use std::hint::black_box;
 
 use anyhow::Result;
-use proxima_geom::dqp3::{
-    Dqp3Settings, Dqp3Tracker, FacetPolyhedron, distance_dqp3, facet_form, to_distance_result,
-};
-use proxima_geom::{DistanceResult, QuerySettings};
+use proxima_geom::{DistanceResult, Dqp3ShapeTracker, FacetShape, QuerySettings, distance_facet_shapes};
 
 use proxima_cli_support::exit::{self, Internal};
 use proxima_cli_support::outcome::Outcome;
@@ -24,20 +23,18 @@ use crate::timing::time_passes;
 const VARIANT: &str = "dqp3";
 
 fn answer(
-    facets: &[Option<FacetPolyhedron>],
+    facets: &[Option<FacetShape>],
     a: usize,
     pa: &proxima_geom::Pose,
     b: usize,
     pb: &proxima_geom::Pose,
+    settings: &QuerySettings,
 ) -> Outcome<DistanceResult> {
     let (Some(fa), Some(fb)) = (&facets[a], &facets[b]) else {
         return Outcome::Unsupported("dqp3 needs boxes, convex polytopes or polyhedra".into());
     };
-    match distance_dqp3(fa, pa, fb, pb, &Dqp3Settings::default()) {
-        Ok(r) => match to_distance_result(&r) {
-            Some(d) => Outcome::Ok(d),
-            None => Outcome::Error(format!("dqp3 ended {} without an answer", r.status.as_str())),
-        },
+    match distance_facet_shapes(fa, pa, fb, pb, settings) {
+        Ok(d) => Outcome::Ok(d),
         Err(e) => Outcome::Error(e.to_string()),
     }
 }
@@ -45,20 +42,19 @@ fn answer(
 /// All records of the `dqp3` variant, in the order written.
 pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
     let settings = QuerySettings::default();
-    let ds = Dqp3Settings::default();
-    let facets: Vec<Option<FacetPolyhedron>> = w.shapes.iter().map(|s| facet_form(s).ok()).collect();
+    let facets: Vec<Option<FacetShape>> = w.shapes.iter().map(|s| FacetShape::new(s.clone()).ok()).collect();
     let mut timing = Vec::new();
     let mut records = Vec::new();
 
     let outcomes: Vec<Outcome<DistanceResult>> =
-        w.queries.iter().map(|q| answer(&facets, q.a, &q.pose_a, q.b, &q.pose_b)).collect();
+        w.queries.iter().map(|q| answer(&facets, q.a, &q.pose_a, q.b, &q.pose_b, &settings)).collect();
     let ok: Vec<usize> = (0..outcomes.len()).filter(|&i| matches!(outcomes[i], Outcome::Ok(_))).collect();
     let total = exit::catch(|| {
         time_passes(repeat, || {
             for &i in &ok {
                 let q = &w.queries[i];
                 if let (Some(fa), Some(fb)) = (&facets[q.a], &facets[q.b]) {
-                    black_box(distance_dqp3(fa, &q.pose_a, fb, &q.pose_b, black_box(&ds)).ok());
+                    black_box(distance_facet_shapes(fa, &q.pose_a, fb, &q.pose_b, black_box(&settings)).ok());
                 }
             }
         })
@@ -83,7 +79,7 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
                     let t = &w.tracks[i];
                     if let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b]) {
                         for (pa, pb) in &t.poses {
-                            black_box(distance_dqp3(fa, pa, fb, pb, black_box(&ds)).ok());
+                            black_box(distance_facet_shapes(fa, pa, fb, pb, black_box(&settings)).ok());
                         }
                     }
                 }
@@ -95,12 +91,11 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
         // Warm: values from an untimed tracked pass, then the timed passes.
         for (i, t) in w.tracks.iter().enumerate() {
             let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b]) else { continue };
-            let mut tracker = Dqp3Tracker::new(fa, fb);
+            let mut tracker = Dqp3ShapeTracker::new(fa, fb, &settings)?;
             for (k, (pa, pb)) in t.poses.iter().enumerate() {
-                let r = tracker.step(pa, pb);
-                let o = match to_distance_result(&r) {
-                    Some(d) => Outcome::Ok(d),
-                    None => Outcome::Error(format!("dqp3 ended {} without an answer", r.status.as_str())),
+                let o = match tracker.step(pa, pb) {
+                    Ok(d) => Outcome::Ok(d),
+                    Err(e) => Outcome::Error(e.to_string()),
                 };
                 let signed = signed_fallback(&o, (&w.shapes[t.a], pa, &w.shapes[t.b], pb), &settings);
                 records.push(result_record("track", VARIANT, i, Some(k), &o, signed));
@@ -110,10 +105,11 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
             time_passes(repeat, || {
                 for &i in &usable {
                     let t = &w.tracks[i];
-                    if let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b]) {
-                        let mut tracker = Dqp3Tracker::new(fa, fb);
+                    if let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b])
+                        && let Ok(mut tracker) = Dqp3ShapeTracker::new(fa, fb, &settings)
+                    {
                         for (pa, pb) in &t.poses {
-                            black_box(tracker.step(black_box(pa), pb));
+                            black_box(tracker.step(black_box(pa), pb).ok());
                         }
                     }
                 }

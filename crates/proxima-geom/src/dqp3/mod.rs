@@ -71,12 +71,15 @@
 //! constructors; bad poses by [`Pose`].
 
 mod delta;
+mod hull_facets;
 mod objects;
 mod polyhedron;
 mod solver;
 
 use nalgebra::{Point3, Vector3};
 
+pub use hull_facets::FACET_MERGE_TOLERANCE;
+pub(crate) use hull_facets::HullFacets;
 pub use objects::{ellipsoid_model, genball, genball_normals};
 pub use polyhedron::{CLIP_EXTENT, FacetPolyhedron};
 
@@ -200,9 +203,24 @@ impl Dqp3Result {
     }
 }
 
+/// Cold DQP3 distance (start at the centroids; adjacency-restricted ratio tests once a point
+/// has an active facet, when [`Dqp3Settings::use_adjacency`] is on).
+pub fn distance_dqp3(
+    a: &FacetPolyhedron,
+    pose_a: &Pose,
+    b: &FacetPolyhedron,
+    pose_b: &Pose,
+    settings: &Dqp3Settings,
+) -> Result<Dqp3Result, GeomError> {
+    settings.validate()?;
+    let mut warm = cold_state(a, b);
+    Ok(solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency))
+}
+
 /// The facet form of a shape in its local frame: a cuboid by its six planes, a half-space
-/// polyhedron by its half-spaces, a vertex polytope through the polar dual. Other shapes:
-/// [`GeomError::Degenerate`]. Build it once per shape and reuse it (O(m²) clipping).
+/// polyhedron by its half-spaces, a vertex polytope by the grouped facets of its exact hull.
+/// Other shapes: [`GeomError::Degenerate`]. Build it once per shape and reuse it. The query
+/// API never trusts a facet form for a certificate (see [`crate::FacetShape`]).
 pub fn facet_form(s: &Shape) -> Result<FacetPolyhedron, GeomError> {
     match s {
         Shape::Cuboid(c) => {
@@ -227,42 +245,32 @@ pub fn facet_form(s: &Shape) -> Result<FacetPolyhedron, GeomError> {
     }
 }
 
-/// A DQP3 answer in the query API's form: `Separated` with witnesses and normal, or
-/// `Intersecting` with the common point; certificate `[lower, upper]`; algorithm
-/// [`Algorithm::Dqp3`](crate::Algorithm::Dqp3). `None` unless the run ended
-/// [`Dqp3Status::Optimal`] (a pass limit or retreat is not an answer).
-pub fn to_distance_result(r: &Dqp3Result) -> Option<crate::DistanceResult> {
-    if r.status != Dqp3Status::Optimal {
-        return None;
-    }
-    let proximity = match r.outcome {
-        Dqp3Outcome::Separated { distance, point_a, point_b, normal } => {
-            crate::Proximity::Separated { distance, point_a, point_b, normal }
-        }
-        Dqp3Outcome::Intersecting { point } => {
-            crate::Proximity::Intersecting { point: Some(point), depth: None }
-        }
-    };
-    Some(crate::DistanceResult {
-        proximity,
-        certificate: crate::Certificate { lower: r.lower.max(0.0), upper: r.upper },
-        algorithm: crate::Algorithm::Dqp3,
-        path: crate::QueryPath::Dqp3 { passes: u32::try_from(r.passes).unwrap_or(u32::MAX) },
-    })
+/// The active facets of both objects after a run (insertion order).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ActiveSets {
+    ids: [[u32; 3]; 2],
+    count: [usize; 2],
 }
 
-/// Cold DQP3 distance (start at the centroids; adjacency-restricted ratio tests once a point
-/// has an active facet, when [`Dqp3Settings::use_adjacency`] is on).
-pub fn distance_dqp3(
+impl ActiveSets {
+    /// The active facets of object `i` (0 = a, 1 = b).
+    pub(crate) fn of(&self, i: usize) -> &[u32] {
+        &self.ids[i][..self.count[i]]
+    }
+}
+
+/// [`distance_dqp3`] with the final active sets.
+pub(crate) fn distance_dqp3_active(
     a: &FacetPolyhedron,
     pose_a: &Pose,
     b: &FacetPolyhedron,
     pose_b: &Pose,
     settings: &Dqp3Settings,
-) -> Result<Dqp3Result, GeomError> {
+) -> Result<(Dqp3Result, ActiveSets), GeomError> {
     settings.validate()?;
     let mut warm = cold_state(a, b);
-    Ok(solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency))
+    let r = solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency);
+    Ok((r, ActiveSets { ids: warm.act, count: warm.count }))
 }
 
 fn cold_state(a: &FacetPolyhedron, b: &FacetPolyhedron) -> solver::Warm {
@@ -342,6 +350,21 @@ impl<'p> Dqp3Tracker<'p> {
         };
         res
     }
+    /// Whether the next step starts cold (at the centroids).
+    pub(crate) fn is_cold(&self) -> bool {
+        self.warm.count == [0, 0] && self.warm.x == [self.a.centroid, self.b.centroid]
+    }
+
+    /// Starts the next step from the world points `xa` on a and `xb` on b (e.g. another
+    /// algorithm's witnesses at these poses) with the facets active there.
+    pub(crate) fn seed(&mut self, pose_a: &Pose, pose_b: &Pose, xa: &Point3<f64>, xb: &Point3<f64>) {
+        let (la, lb) = (pose_a.inverse_transform_point(xa).coords, pose_b.inverse_transform_point(xb).coords);
+        let (act_a, na) = solver::detect(self.a, &la);
+        let (act_b, nb) = solver::detect(self.b, &lb);
+        self.warm = solver::Warm { x: [la, lb], act: [act_a, act_b], count: [na, nb], margin: [0.0; 2] };
+        self.last_common = None;
+    }
+
     /// The active facet indices of (a, b) after the last step.
     pub fn active_sets(&self) -> (&[u32], &[u32]) {
         (&self.warm.act[0][..self.warm.count[0]], &self.warm.act[1][..self.warm.count[1]])

@@ -20,18 +20,22 @@
 //! polyhedron only through an edge of facet k's polygon, and a 2D convex polygon is the
 //! intersection of its edge half-planes, so only k's neighbours can block it.
 //!
-//! [`FacetPolyhedron::from_vertices`] uses the polar dual about the vertex average c: the
-//! facets of conv(V) are the vertices y of { y : (v − c)·y ≤ 1 ∀v }, each giving the plane
-//! y·(x − c) = 1 — the same clipping code, no separate hull algorithm.
+//! [`FacetPolyhedron::from_vertices`] does not clip: it takes the exact convex hull of the
+//! points ([`crate::shape::convex_hull`]), groups its triangles into near-coplanar facets and
+//! verifies the result against the points (`hull_facets.rs`); its polygons are the facets'
+//! boundary loops (input points), its adjacency the facets sharing a hull vertex, and it keeps
+//! the hull so that the query layer can check DQP3's answers against the points themselves.
 //!
 //! # Edge cases → errors
 //! Empty input, NaN/∞, zero normals, an unbounded set ("not closed"), an empty set, a flat set
-//! (no interior point), vertex sets with fewer than 4 affinely independent points.
+//! (no interior point), vertex sets with fewer than 4 affinely independent points, a facet
+//! form that fails its check against the vertex set.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use nalgebra::{Point3, Vector3};
 
+use super::hull_facets::{HullFacets, hull_facets};
 use crate::error::GeomError;
 use crate::shape::Polyhedron;
 
@@ -47,12 +51,16 @@ pub struct FacetPolyhedron {
     pub(super) ay: Vec<f64>,
     pub(super) az: Vec<f64>,
     pub(super) b: Vec<f64>,
+    /// The same planes packed per facet (a, b), for ratio tests over adjacency lists.
+    pub(super) planes: Vec<[f64; 4]>,
     /// CSR adjacency: neighbours of j are `adj[adj_start[j]..adj_start[j + 1]]`.
     pub(super) adj_start: Vec<u32>,
     pub(super) adj: Vec<u32>,
     pub(super) centroid: Vector3<f64>,
     pub(super) radius: f64,
     polygons: Vec<Vec<Point3<f64>>>,
+    /// The exact hull behind a facet form built from vertices ([`Self::from_vertices`]).
+    hull: Option<Arc<HullFacets>>,
 }
 
 type Polygon = Vec<(Vector3<f64>, u32)>;
@@ -98,49 +106,57 @@ impl FacetPolyhedron {
         Self::from_outward(&hs)
     }
 
-    /// The convex hull of a vertex set, as facets (polar dual about the vertex average).
+    /// The convex hull of a vertex set, as facets: the exact hull of the points
+    /// ([`crate::shape::convex_hull`]), its triangles grouped into facets when coplanar to
+    /// [`FACET_MERGE_TOLERANCE`](super::FACET_MERGE_TOLERANCE) × (1 + max |v|), then verified:
+    /// every hull triangle in exactly one facet, every facet's corners on its plane to that
+    /// tolerance, every input point inside every facet (to 8 ulps). Interior points and
+    /// duplicates are allowed.
+    ///
+    /// Errors: [`GeomError::NonFinite`] for NaN/∞, [`GeomError::Degenerate`] for fewer than 4
+    /// points, a flat or collinear set, or a facet form that fails its verification.
     pub fn from_vertices(points: &[[f64; 3]]) -> Result<Self, GeomError> {
         if points.len() < 4 {
             return Err(GeomError::Degenerate {
                 what: "vertex set needs at least 4 points for a solid hull",
             });
         }
-        if points.iter().flatten().any(|v| !v.is_finite()) {
-            return Err(GeomError::NonFinite { what: "polytope vertex" });
+        let h = hull_facets(points)?;
+        let m = h.normals.len();
+        let count = h.vertices.len() as f64;
+        let centroid = h.vertices.iter().fold(Vector3::zeros(), |s, p| s + p.coords) / count;
+        // The hull's circumradius, enlarged for the facet form's excess over the hull (its
+        // planes lie within the merge tolerance of the hull's corners): DQP3's certificate
+        // needs a bound on |y − centroid| over the facet form.
+        let radius = h.vertices.iter().fold(0.0f64, |s, p| s.max((p.coords - centroid).norm()))
+            * (1.0 + 1e-6)
+            + h.tolerance;
+        let inward: Vec<Vector3<f64>> = h.normals.iter().map(|n| -n).collect();
+        let b: Vec<f64> = h.offsets.iter().map(|o| -o).collect();
+        let min_slack = (0..m).map(|j| inward[j].dot(&centroid) - b[j]).fold(f64::INFINITY, f64::min);
+        if min_slack <= 1e-9 * (1.0 + radius) {
+            return Err(GeomError::Degenerate { what: "vertex set is flat (no interior point)" });
         }
-        let pts: Vec<Vector3<f64>> = points.iter().map(|p| Vector3::from(*p)).collect();
-        let c = pts.iter().sum::<Vector3<f64>>() / pts.len() as f64;
-        let scale = pts.iter().fold(0.0f64, |s, p| s.max((p - c).norm()));
-        if scale == 0.0 {
-            return Err(GeomError::Degenerate { what: "all vertices coincide" });
-        }
-        // Dual constraints (v − c)·y ≤ 1 in the scaled variable y·scale (keeps numbers O(1)).
-        let mut normals = Vec::new();
-        let mut offsets = Vec::new();
-        for p in &pts {
-            let w = (p - c) / scale;
-            let len = w.norm();
-            if len > 1e-12 {
-                normals.push(-w / len);
-                offsets.push(-1.0 / len);
-            }
-        }
-        let dual = Self::build(normals, offsets)
-            .map_err(|_| GeomError::Degenerate { what: "vertex set is flat (no interior)" })?;
-        // Dual vertices → primal planes y·(x − c)/scale ≤ 1 (deduplicated).
-        let mut seen: HashMap<[i64; 3], ()> = HashMap::new();
-        let mut hs = Vec::new();
-        for poly in &dual.polygons {
-            for y in poly {
-                let key =
-                    [(y.x * 1e8).round() as i64, (y.y * 1e8).round() as i64, (y.z * 1e8).round() as i64];
-                if seen.insert(key, ()).is_none() {
-                    let yv = y.coords / scale;
-                    hs.push(([yv.x, yv.y, yv.z], 1.0 + yv.dot(&c)));
-                }
-            }
-        }
-        Self::from_outward(&hs)
+        let polygons =
+            h.loops.iter().map(|l| l.iter().map(|&i| h.vertices[i as usize]).collect::<Vec<_>>()).collect();
+        Ok(Self {
+            ax: inward.iter().map(|n| n.x).collect(),
+            ay: inward.iter().map(|n| n.y).collect(),
+            az: inward.iter().map(|n| n.z).collect(),
+            planes: packed(&inward, &b),
+            b,
+            adj_start: h.nb_start.clone(),
+            adj: h.neighbours.clone(),
+            centroid,
+            radius,
+            polygons,
+            hull: Some(Arc::new(h)),
+        })
+    }
+
+    /// The exact hull behind a facet form built by [`Self::from_vertices`].
+    pub(crate) fn hull(&self) -> Option<&HullFacets> {
+        self.hull.as_deref()
     }
 
     fn build(normals: Vec<Vector3<f64>>, offsets: Vec<f64>) -> Result<Self, GeomError> {
@@ -250,12 +266,14 @@ impl FacetPolyhedron {
             ax: normals.iter().map(|n| n.x).collect(),
             ay: normals.iter().map(|n| n.y).collect(),
             az: normals.iter().map(|n| n.z).collect(),
+            planes: packed(&normals, &offsets),
             b: offsets,
             adj_start,
             adj,
             centroid,
             radius,
             polygons,
+            hull: None,
         })
     }
 
@@ -287,8 +305,12 @@ impl FacetPolyhedron {
     pub fn facet_polygon(&self, j: usize) -> &[Point3<f64>] {
         &self.polygons[j]
     }
-    /// The distinct vertices (corners merged within 1e-9 × (1 + circumradius)).
+    /// The distinct vertices: the hull vertices (input points) for a facet form built from
+    /// vertices, else the polygon corners merged within 1e-9 × (1 + circumradius).
     pub fn vertices(&self) -> Vec<Point3<f64>> {
+        if let Some(h) = &self.hull {
+            return h.vertices.clone();
+        }
         let tol = 1e-9 * (1.0 + self.radius);
         let mut out: Vec<Point3<f64>> = Vec::new();
         for p in self.polygons.iter().flatten() {
@@ -304,6 +326,11 @@ impl FacetPolyhedron {
             .map(|j| self.normal(j).dot(&x.coords) - self.b[j])
             .fold(f64::INFINITY, f64::min)
     }
+}
+
+/// (a, b) per facet, packed.
+fn packed(normals: &[Vector3<f64>], offsets: &[f64]) -> Vec<[f64; 4]> {
+    normals.iter().zip(offsets).map(|(n, b)| [n.x, n.y, n.z, *b]).collect()
 }
 
 /// Sutherland–Hodgman clip of a labelled polygon by a·x ≥ b (label `j` on the new edge).

@@ -5,7 +5,7 @@
 use nalgebra::{Matrix3, Vector3};
 
 use super::delta::{delta, lambdas};
-use super::{Dqp3Outcome, Dqp3Result, Dqp3Settings, Dqp3Status, FacetPolyhedron};
+use super::{Dqp3Outcome, Dqp3Result, Dqp3Settings, Dqp3Status, FacetPolyhedron, HullFacets};
 use crate::pose::Pose;
 
 type V = Vector3<f64>;
@@ -37,7 +37,7 @@ fn slack(p: &FacetPolyhedron, j: usize, x: &V) -> f64 {
 }
 
 /// Active constraints at x (index order, independent, at most 3).
-fn detect(p: &FacetPolyhedron, x: &V) -> ([u32; 3], usize) {
+pub(super) fn detect(p: &FacetPolyhedron, x: &V) -> ([u32; 3], usize) {
     let tol = slack_tol(p);
     let mut act = [0u32; 3];
     let mut n = 0;
@@ -69,12 +69,21 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) 
     let thr = -1e-10 * dx.norm();
     if adjacency && !act.is_empty() {
         let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
-        for &j in p.neighbours(act[0] as usize) {
-            let r = ratio(p, j as usize, x, dx, thr);
+        let mut visit = |j: u32| {
+            let r = ratio_packed(p, j as usize, x, dx, thr);
             if r < best && !act.contains(&j) {
                 best = r;
                 arg = j;
             }
+        };
+        match (p.hull(), act) {
+            // One active facet of a hull: the facets across its boundary edges.
+            (Some(h), [g]) => h.edge_neighbours(*g as usize).iter().for_each(|&j| visit(j)),
+            // Two: the facets at the end point of their common edge that the motion heads for.
+            (Some(h), [g, k]) if let Some(end) = edge_end(h, *g, *k, dx) => {
+                h.incident(end as usize).iter().for_each(|&j| visit(j));
+            }
+            _ => p.neighbours(act[0] as usize).iter().for_each(|&j| visit(j)),
         }
         return (best, arg, 0.0);
     }
@@ -116,12 +125,45 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) 
     (best, arg, smin)
 }
 
+/// The end point of the common edge of facets g and k that a motion along `dx` (on the line of
+/// the two planes) heads for: the shared hull vertex w with dx·(w − w') ≥ 0 for the other
+/// shared vertex w'. `None` unless their boundary loops share exactly two vertices (the caller
+/// then scans g's vertex neighbours).
+fn edge_end(h: &HullFacets, g: u32, k: u32, dx: &V) -> Option<u32> {
+    let (lg, lk) = (&h.loops[g as usize], &h.loops[k as usize]);
+    let mut shared = [0u32; 2];
+    let mut n = 0;
+    for v in lg {
+        if lk.contains(v) {
+            if n == 2 {
+                return None;
+            }
+            shared[n] = *v;
+            n += 1;
+        }
+    }
+    if n != 2 {
+        return None;
+    }
+    let [u, w] = shared.map(|i| h.vertices[i as usize]);
+    Some(if dx.dot(&(w - u)) >= 0.0 { shared[1] } else { shared[0] })
+}
+
 /// Step length to constraint j along dx (∞ when not approached), clamped at 0.
 #[inline(always)]
 fn ratio(p: &FacetPolyhedron, j: usize, x: &V, dx: &V, thr: f64) -> f64 {
     let (ax, ay, az) = (p.ax[j], p.ay[j], p.az[j]);
     let ad = ax * dx.x + ay * dx.y + az * dx.z;
     let s = ax * x.x + ay * x.y + az * x.z - p.b[j];
+    if ad < thr { s.max(0.0) / -ad } else { f64::INFINITY }
+}
+
+/// [`ratio`] for one facet picked by index (adjacency lists): the packed plane is one load.
+#[inline(always)]
+fn ratio_packed(p: &FacetPolyhedron, j: usize, x: &V, dx: &V, thr: f64) -> f64 {
+    let [ax, ay, az, b] = p.planes[j];
+    let ad = ax * dx.x + ay * dx.y + az * dx.z;
+    let s = ax * x.x + ay * x.y + az * x.z - b;
     if ad < thr { s.max(0.0) / -ad } else { f64::INFINITY }
 }
 
@@ -157,6 +199,10 @@ pub(super) fn run(
     let (mut passes, mut alpha_steps) = (0usize, 0usize);
     let mut status = Dqp3Status::IterationLimit;
     let mut stall = 0usize;
+    // Set after an alpha step that moved both points all the way (nothing blocked, nothing
+    // added): they are then the minimizers over the active flats, so the next delta step is
+    // zero up to rounding and the pass goes straight to the multipliers.
+    let mut at_flat_minimum = false;
     while passes < cap {
         passes += 1;
         let xa = [r[0] * warm.x[0] + t[0], r[1] * warm.x[1] + t[1]];
@@ -166,19 +212,23 @@ pub(super) fn run(
         }
         let d = xa[1] - xa[0];
         let dist = d.norm();
-        let (mut d1, mut d2) = delta(&na[0][..warm.count[0]], &na[1][..warm.count[1]], d);
-        for k in 0..warm.count[0] {
-            d1 -= na[0][k] * na[0][k].dot(&d1);
+        let (mut d1, mut d2) = (V::zeros(), V::zeros());
+        if !at_flat_minimum {
+            (d1, d2) = delta(&na[0][..warm.count[0]], &na[1][..warm.count[1]], d);
+            for k in 0..warm.count[0] {
+                d1 -= na[0][k] * na[0][k].dot(&d1);
+            }
+            for k in 0..warm.count[1] {
+                d2 -= na[1][k] * na[1][k].dot(&d2);
+            }
+            if warm.count[0] == 3 {
+                d1 = V::zeros();
+            }
+            if warm.count[1] == 3 {
+                d2 = V::zeros();
+            }
         }
-        for k in 0..warm.count[1] {
-            d2 -= na[1][k] * na[1][k].dot(&d2);
-        }
-        if warm.count[0] == 3 {
-            d1 = V::zeros();
-        }
-        if warm.count[1] == 3 {
-            d2 = V::zeros();
-        }
+        at_flat_minimum = false;
         let zero = settings.zero_step * (1.0 + dist);
         if d1.norm_squared() + d2.norm_squared() < zero * zero || stall >= STALL_PASSES {
             stall = 0;
@@ -278,8 +328,10 @@ pub(super) fn run(
         }
         warm.x[0] += dobj[0];
         warm.x[1] += dobj[1];
+        at_flat_minimum = !(added[0] || added[1]) && alpha == [1.0, 1.0] && new_dist <= dist;
     }
-    finish(p, &r, &t, warm, &na, status, passes, alpha_steps)
+    let e = [pose[0].orthonormality_error(), pose[1].orthonormality_error()];
+    finish(p, &r, &t, &e, warm, &na, status, passes, alpha_steps)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -287,6 +339,7 @@ fn finish(
     p: [&FacetPolyhedron; 2],
     r: &[Matrix3<f64>; 2],
     t: &[V; 2],
+    e: &[f64; 2],
     warm: &Warm,
     na: &[[V; 3]; 2],
     status: Dqp3Status,
@@ -307,9 +360,12 @@ fn finish(
         for k in 0..n {
             let lk = l[k].max(0.0);
             res -= na[i][k] * lk;
-            err += lk * slack(p[i], warm.act[i][k] as usize, &warm.x[i]).abs();
+            // With R as given (max |RᵀR − I| = e), a_k = R n_k misstates the world facet by
+            // n_k·(RᵀR − I)(u − x) for object points u: at most 3e (ρ + |x|), ρ ≥ max |u|.
+            let distortion = 3.0 * e[i] * (p[i].radius + p[i].centroid.norm() + warm.x[i].norm());
+            err += lk * (slack(p[i], warm.act[i][k] as usize, &warm.x[i]).abs() + distortion);
         }
-        err += res.norm() * (p[i].radius + (warm.x[i] - p[i].centroid).norm());
+        err += res.norm() * (p[i].radius + (warm.x[i] - p[i].centroid).norm()) * (1.0 + 3.0 * e[i]);
     }
     let lower = if dist > 0.0 { ((dist * dist - err) / dist).max(0.0) } else { 0.0 };
     let outcome = if dist <= 1e-12 * scale {

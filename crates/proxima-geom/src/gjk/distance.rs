@@ -130,7 +130,18 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut lower = f64::NEG_INFINITY;
     let mut lower_dir = d0;
     let mut add = |simplex: &mut Simplex, d: &Vector3<f64>, hints: Option<(u32, u32)>| {
-        let dn = d.norm();
+        let mut dn = d.norm();
+        let rescaled;
+        let d = if dn == f64::INFINITY && d.amax().is_finite() {
+            // |d|² overflowed (a start direction beyond ~1e154, e.g. towards a shape that far
+            // away): the same direction at a size whose norm is finite. Skipping it would
+            // leave the simplex empty.
+            rescaled = d / d.amax();
+            dn = rescaled.norm();
+            &rescaled
+        } else {
+            d
+        };
         if !super::gt(dn, 0.0) || !dn.is_finite() {
             return;
         }
@@ -158,6 +169,8 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if simplex.len == 0 {
         add(&mut simplex, &d0, None);
     }
+    // No support point with finite coordinates: nothing below is meaningful.
+    let empty = simplex.len == 0;
     let first = simplex.v[0];
     simplex.lambda[0] = 1.0;
     let mut v = if simplex.len > 1 { simplex.project_origin() } else { first.w };
@@ -181,6 +194,12 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         warm_contact = true;
     }
     while !warm_contact && it < settings.max_iterations {
+        if empty || !(upper.is_finite() && scale.is_finite()) {
+            // |w|² overflowed (coordinates beyond ~1e154): every comparison below would be
+            // against ∞ (contact_floor(∞) = ∞ "proves" contact).
+            status = GjkStatus::Overflow;
+            break;
+        }
         if upper <= contact_floor(scale) || margin.is_some_and(|m| upper <= m) {
             status = GjkStatus::Contact;
             break;
@@ -266,6 +285,9 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
     if status == GjkStatus::MaxIterations && upper <= contact_floor(scale) {
         status = GjkStatus::Contact;
+    }
+    if empty || !(upper.is_finite() && scale.is_finite()) {
+        status = GjkStatus::Overflow;
     }
     Run {
         status,

@@ -166,6 +166,11 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let Scratch { verts, faces, edges, removed } = scratch;
     verts.clear();
     verts.extend_from_slice(&simplex.v[..simplex.len]);
+    if verts.is_empty() || verts.iter().any(|v| !v.w.iter().all(|x| x.is_finite())) {
+        // A run whose arithmetic overflowed (coordinates near f64::MAX) has nothing to
+        // expand: no depth is claimed (the callers report such pairs as errors).
+        return flat_output(verts, Vector3::x(), f64::INFINITY, 0);
+    }
     let mut scale = scale.max(f64::MIN_POSITIVE);
     // Extents below 64 ulps of the scale are round-off: no polytope is built on them.
     let flat_tol = 64.0 * f64::EPSILON * scale;

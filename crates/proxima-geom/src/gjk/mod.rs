@@ -43,6 +43,7 @@ pub use support::SupportMap;
 
 pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, run, store};
 pub(crate) use polish::{Polished, is_curved, polish};
+pub(crate) use simplex::closest_to_origin;
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,
     core_of, scan_support, scanned_hint, warm_hint,

@@ -91,6 +91,9 @@ pub enum GjkStatus {
     /// No further progress is possible in f64 (the new support point repeats a simplex
     /// vertex or does not decrease the distance); the bracket is valid.
     Stagnated,
+    /// The arithmetic overflowed: coordinates of the Minkowski difference beyond ~1e154, whose
+    /// squared norms exceed f64's range. Nothing is proven (no bracket, no contact).
+    Overflow,
 }
 
 impl GjkStatus {
@@ -102,6 +105,7 @@ impl GjkStatus {
             GjkStatus::SeparationProven => "separation_proven",
             GjkStatus::MaxIterations => "max_iterations",
             GjkStatus::Stagnated => "stagnated",
+            GjkStatus::Overflow => "overflow",
         }
     }
 }

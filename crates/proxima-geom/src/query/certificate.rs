@@ -7,7 +7,8 @@
 //! * **Lower bound**: for the unit direction n = (p_b − p_a)/|p_b − p_a|, the separation of the
 //!   two shapes along n, −h_B(−n) − h_A(n) = min_{b∈B} n·b − max_{a∈A} n·a, computed from the
 //!   support functions of the *whole* shapes (independently of the algorithm that found the
-//!   witnesses), clamped to [0, upper] (a value above `upper` can only come from rounding).
+//!   witnesses), clamped at 0, and to `upper` when above it by no more than the accuracy asked
+//!   for (`gap_tolerance`; more than that is a contradiction, left for `verify.rs` to refuse).
 //!   When a shape is a line, n is first projected orthogonally to the line direction(s) (any
 //!   unit direction gives a valid bound; one not perpendicular to a line gives −∞).
 //! * Contact (distance 0): lower = upper = 0, with a common point.
@@ -188,12 +189,29 @@ impl FeatureAxes {
 /// of these axes is the exact separating direction, which the witness direction (carrying
 /// round-off of order ulp·scale/distance) is not when the distance is tiny.
 fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f64>) -> f64 {
+    best_axis_separation(a, pa, b, pb, n, false).max(0.0)
+}
+
+/// The largest separation −h_B(−m) − h_A(m) over the candidate axes m of A and B (their face
+/// normals / edge directions and all pairwise cross products; see [`FeatureAxes`]), each oriented
+/// along `n` — or, with `both_ways`, tried in both orientations (for overlapping shapes, where
+/// the separation is negative and the best axis may point either way). −∞ without axes (lines,
+/// polytopes known only by vertices). A lower bound of the *signed* distance: for every unit m,
+/// sd ≥ −h_B(−m) − h_A(m).
+pub(crate) fn best_axis_separation(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    n: &Vector3<f64>,
+    both_ways: bool,
+) -> f64 {
     if matches!(a, Shape::Line(_)) || matches!(b, Shape::Line(_)) {
-        return 0.0;
+        return f64::NEG_INFINITY;
     }
     let fa = FeatureAxes::of(a, pa, n);
     let fb = FeatureAxes::of(b, pb, &-n);
-    let mut best = 0.0f64;
+    let mut best = f64::NEG_INFINITY;
     let mut try_axis = |axis: Vector3<f64>| {
         let len = axis.norm();
         if len.is_nan() || len <= 1e-12 {
@@ -203,9 +221,11 @@ fn feature_lower_bound(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: &Vector3<f
         if m.dot(n) < 0.0 {
             m = -m;
         }
-        let sep = separation(a, pa, b, pb, &m);
-        if sep.is_finite() && sep > best {
-            best = sep;
+        for m in [m, -m].into_iter().take(if both_ways { 2 } else { 1 }) {
+            let sep = separation(a, pa, b, pb, &m);
+            if sep.is_finite() && sep > best {
+                best = sep;
+            }
         }
     };
     for u in fa.all().chain(fb.all()) {
@@ -274,24 +294,28 @@ pub(crate) fn finish_along_witness(
         // A lower bound h of the core distance gives h − r for the rounded shapes; with radii,
         // the separation along the witness direction may be better, so take the larger.
         let mut lower = match (core_sep, core.lower_hint) {
-            (Some(sep), _) if sep.is_finite() => (sep - r).max(0.0).min(upper),
+            (Some(sep), _) if sep.is_finite() => (sep - r).max(0.0),
             (_, hint) => match hint {
-                Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0).min(upper),
-                Some(hint) if hint.is_finite() => {
-                    (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0).min(upper)
-                }
-                _ => lower_bound(a, pa, b, pb, &n).min(upper),
+                Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0),
+                Some(hint) if hint.is_finite() => (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0),
+                _ => lower_bound(a, pa, b, pb, &n),
             },
         };
         if upper - lower > settings.gap_tolerance * upper.max(1.0) {
-            lower = lower.max(feature_lower_bound(a, pa, b, pb, &n).min(upper));
+            lower = lower.max(feature_lower_bound(a, pa, b, pb, &n));
+        }
+        // A lower bound above the witness distance by more than the containment tolerance τ
+        // of the check against the shapes (`verify.rs`, ~1e-12 × the witnesses' size) means a
+        // witness or the bound is wrong: it is kept as it is, for that check to refuse; within
+        // τ (round-off between two differently computed bounds) it is clamped.
+        let size = point_a.coords.amax().max(point_b.coords.amax());
+        if lower > upper && lower - upper <= super::verify::tolerance(size) {
+            lower = upper;
         }
         let certificate = Certificate { lower, upper };
-        let proximity = if upper <= settings.touching_tolerance {
-            Proximity::Touching { point: nalgebra::center(&point_a, &point_b) }
-        } else {
-            Proximity::Separated { distance: upper, point_a, point_b, normal: n }
-        };
+        // Separated even within the touching tolerance: the witnesses are checked against the
+        // shapes first, and the answer is reported as touching afterwards (`verify::settle`).
+        let proximity = Proximity::Separated { distance: upper, point_a, point_b, normal: n };
         return DistanceResult { proximity, certificate, algorithm, path };
     }
     if d == r {

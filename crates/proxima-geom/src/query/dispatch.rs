@@ -30,17 +30,15 @@ use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
-use super::{
-    Algorithm, Arithmetic, Certificate, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings,
-    SignedDistance,
-};
+use super::verify;
+use super::{Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
 use crate::error::GeomError;
 use crate::gjk::GjkCache;
 use crate::pose::Pose;
 use crate::shape::Shape;
 
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
-fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
+pub(crate) fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
     let order = a.kind().cmp(&b.kind()).then_with(|| cmp_poses(pa, pb).then_with(|| cmp_same_kind(a, b)));
     order == Ordering::Greater
 }
@@ -398,11 +396,49 @@ pub(crate) fn distance(
     let r = if must_swap(a, pa, b, pb) {
         distance_ordered(b, pb, a, pa, settings, None)
             .map(DistanceResult::mirrored)
-            .map_err(|e| unswap(e, a, b))?
+            .map_err(|e| unswap(e, a, b))
     } else {
-        distance_ordered(a, pa, b, pb, settings, None)?
+        distance_ordered(a, pa, b, pb, settings, None)
     };
-    check_finite(r)
+    let r = match r.and_then(check_finite) {
+        Err(e) if kernel_gave_up(&e, a, b, settings) => {
+            return distance(a, pa, b, pb, &gjk_settings(settings));
+        }
+        r => r?,
+    };
+    certified((a, pa, b, pb), r, settings, |gjk| distance(a, pa, b, pb, gjk))
+}
+
+/// Whether a default-route kernel's error is its own failure on valid shapes (a derived
+/// representation degenerate or overflowing in f64: a triangle placed 1e150 away in a box's
+/// frame has collinear corners), for GJK on the user's shapes to answer instead.
+fn kernel_gave_up(e: &GeomError, a: &Shape, b: &Shape, settings: &QuerySettings) -> bool {
+    settings.algorithm == Algorithm::Auto
+        && a.is_bounded()
+        && b.is_bounded()
+        && matches!(e, GeomError::Degenerate { .. } | GeomError::NonFinite { .. })
+}
+
+fn gjk_settings(settings: &QuerySettings) -> QuerySettings {
+    settings.clone().with_algorithm(Algorithm::Gjk)
+}
+
+/// `r` when it passes its check against the user's shapes (`verify.rs`); otherwise GJK's
+/// answer on the same shapes (`recompute` runs it with these settings), or
+/// [`GeomError::Uncertified`] when `r` was GJK's already.
+fn certified(
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    r: DistanceResult,
+    settings: &QuerySettings,
+    recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
+) -> Result<DistanceResult, GeomError> {
+    match verify::check_distance(shapes, &r) {
+        Ok(()) => Ok(verify::settle(r, settings)),
+        Err(why) if r.algorithm == Algorithm::Gjk || !(shapes.0.is_bounded() && shapes.2.is_bounded()) => {
+            Err(verify::uncertified(why))
+        }
+        Err(_) => recompute(&gjk_settings(settings)),
+    }
 }
 
 /// See [`super::distance_tracked()`].
@@ -418,93 +454,17 @@ pub(crate) fn distance_tracked(
     let r = if must_swap(a, pa, b, pb) {
         distance_ordered(b, pb, a, pa, settings, Some((cache, true)))
             .map(DistanceResult::mirrored)
-            .map_err(|e| unswap(e, a, b))?
+            .map_err(|e| unswap(e, a, b))
     } else {
-        distance_ordered(a, pa, b, pb, settings, Some((cache, false)))?
+        distance_ordered(a, pa, b, pb, settings, Some((cache, false)))
     };
-    check_finite(r)
-}
-
-/// See [`super::signed_distance()`]: closed forms give the exact depth; GJK pairs the EPA
-/// bracket; pairs whose algorithm gives no depth (LCP kernels) are re-run through GJK when
-/// they overlap.
-pub(crate) fn signed_distance(
-    a: &Shape,
-    pa: &Pose,
-    b: &Shape,
-    pb: &Pose,
-    settings: &QuerySettings,
-) -> Result<SignedDistance, GeomError> {
-    let r = distance(a, pa, b, pb, settings)?;
-    let from_depth = |r: DistanceResult, lo: f64, hi: f64| SignedDistance {
-        value: -hi,
-        certificate: Certificate { lower: -hi, upper: -lo },
-        result: r,
+    let r = match r.and_then(check_finite) {
+        Err(e) if kernel_gave_up(&e, a, b, settings) => {
+            return distance_tracked(a, pa, b, pb, &gjk_settings(settings), cache);
+        }
+        r => r?,
     };
-    let bounded = a.is_bounded() && b.is_bounded();
-    match r.proximity {
-        Proximity::Separated { distance, .. } if r.certificate.lower > 0.0 || !bounded => {
-            Ok(SignedDistance { value: distance, certificate: r.certificate, result: r })
-        }
-        Proximity::Separated { distance, .. } => {
-            // Separation not proven (lower bound 0): the distance is within the tolerance of 0 and
-            // the shapes may as well overlap by that much. GJK's unclamped support-plane bound is
-            // a lower bound of the *signed* distance (sd ≥ min_{x∈M} n·x for every unit n), so
-            // its bracket covers both signs.
-            let swap = must_swap(a, pa, b, pb);
-            let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-            let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
-            let g = if swap { g.mirrored() } else { g };
-            Ok(match (g.proximity, bracket) {
-                (Proximity::Intersecting { .. }, Some((lo, hi))) => from_depth(g, lo, hi),
-                (Proximity::Touching { .. }, _) => SignedDistance {
-                    value: 0.0,
-                    certificate: Certificate { lower: 0.0, upper: 0.0 },
-                    result: g,
-                },
-                (Proximity::Separated { distance: gd, .. }, Some((lo, hi))) => SignedDistance {
-                    value: gd.clamp(-hi, -lo),
-                    certificate: Certificate { lower: -hi, upper: -lo },
-                    result: g,
-                },
-                _ => SignedDistance { value: distance, certificate: r.certificate, result: r },
-            })
-        }
-        Proximity::Touching { .. } => {
-            Ok(SignedDistance { value: 0.0, certificate: Certificate { lower: 0.0, upper: 0.0 }, result: r })
-        }
-        Proximity::Intersecting { depth: Some(depth), .. } if r.algorithm == Algorithm::ClosedForm => {
-            Ok(from_depth(r, depth, depth))
-        }
-        Proximity::Intersecting { .. } => {
-            if !(a.is_bounded() && b.is_bounded()) {
-                return Err(unsupported("signed_distance", a, b, r.algorithm));
-            }
-            let swap = must_swap(a, pa, b, pb);
-            let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-            let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
-            let g = if swap { g.mirrored() } else { g };
-            match (g.proximity, bracket) {
-                (Proximity::Intersecting { .. }, Some((lo, hi))) => Ok(from_depth(g, lo, hi)),
-                (Proximity::Touching { .. }, _) => Ok(SignedDistance {
-                    value: 0.0,
-                    certificate: Certificate { lower: 0.0, upper: 0.0 },
-                    result: g,
-                }),
-                // The kernel said contact, GJK a tiny separation: both within the tolerance.
-                // Unless GJK proved the separation, its bracket covers both signs.
-                (Proximity::Separated { distance, .. }, Some((lo, hi))) => Ok(SignedDistance {
-                    value: distance.clamp(-hi, -lo),
-                    certificate: Certificate { lower: -hi, upper: -lo },
-                    result: g,
-                }),
-                (Proximity::Separated { distance, .. }, None) => {
-                    Ok(SignedDistance { value: distance, certificate: g.certificate, result: g })
-                }
-                _ => Err(unsupported("signed_distance", a, b, Algorithm::Gjk)),
-            }
-        }
-    }
+    certified((a, pa, b, pb), r, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
 }
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such
@@ -549,12 +509,38 @@ pub(crate) fn intersects(
     pb: &Pose,
     settings: &QuerySettings,
 ) -> Result<Intersection, GeomError> {
+    let (i, built) = intersects_unchecked(a, pa, b, pb, settings)?;
+    // The verdict checked against the user's shapes (`verify.rs`): a refuted one is re-decided
+    // by GJK, and a refuted GJK verdict is no verdict.
+    match verify::check_intersection((a, pa, b, pb), &i, settings, built) {
+        Ok(()) => Ok(i),
+        Err(why) if settings.algorithm == Algorithm::Gjk || !(a.is_bounded() && b.is_bounded()) => {
+            Ok(Intersection::Undecided { reason: why })
+        }
+        Err(_) => {
+            let mut gjk = settings.clone();
+            gjk.algorithm = Algorithm::Gjk;
+            intersects(a, pa, b, pb, &gjk)
+        }
+    }
+}
+
+/// [`intersects`] before the check against the shapes, and whether the verdict's common point
+/// is a point of both shapes by construction up to round-off (GJK's, or that of a distance
+/// answer checked already), see `verify::check_intersection`.
+fn intersects_unchecked(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<(Intersection, bool), GeomError> {
     settings.validate()?;
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     // Intersection-only algorithms (vertex LP, cylinder SAT), in canonical order too.
     match super::intersect::intersects_special(x, px, y, py, settings) {
-        Ok(Some(hit)) => return Ok(mirror_intersection(hit, swap)),
+        Ok(Some(hit)) => return Ok((mirror_intersection(hit, swap), false)),
         Ok(None) => {}
         Err(e) => return Err(unswap_op(e, a, b)),
     }
@@ -565,7 +551,7 @@ pub(crate) fn intersects(
     if gjk_first {
         let hit = gjk::intersects(x, px, y, py, settings)?;
         if settings.algorithm == Algorithm::Gjk || !matches!(hit, Intersection::Undecided { .. }) {
-            return Ok(mirror_intersection(hit, swap));
+            return Ok((mirror_intersection(hit, swap), true));
         }
     }
     // Test-intersection kernels (no distance available for the pair, e.g. triangle–cylinder
@@ -573,30 +559,42 @@ pub(crate) fn intersects(
     if settings.algorithm != Algorithm::ClosedForm
         && let Some(hit) = lcp::intersects_only(x, px, y, py, settings)?
     {
-        return Ok(hit);
+        return Ok((hit, false));
     }
     if route(x, y, settings) == Some(Route::Gjk) {
-        return gjk::intersects(x, px, y, py, settings).map(|i| mirror_intersection(i, swap));
+        return gjk::intersects(x, px, y, py, settings).map(|i| (mirror_intersection(i, swap), true));
     }
-    let r = match distance_ordered(x, px, y, py, settings, None).and_then(check_finite) {
+    // The distance as answered to the user: checked against the shapes (a refuted kernel
+    // answer is GJK's), so that its verdict is as proven as the distance.
+    let r = match distance(a, pa, b, pb, settings) {
         Ok(r) => r,
         Err(GeomError::Unsupported { algorithm, .. }) => {
             return Err(GeomError::Unsupported { op: "intersects", a: a.kind(), b: b.kind(), algorithm });
         }
         Err(e) => return Err(e),
     };
-    let r = if swap { r.mirrored() } else { r };
-    Ok(match r.proximity {
-        Proximity::Separated { normal, .. } => {
-            // The witness direction (made exactly perpendicular to lines: along the witness
-            // direction itself a line's support is infinite once rounding tilts it), when
-            // the shapes are apart along it; else separated without a direction.
-            let proven = bound_direction(a, pa, b, pb, &normal).filter(|m| separation(a, pa, b, pb, m) > 0.0);
-            Intersection::Separated { direction: proven.filter(|_| r.certificate.lower > 0.0) }
-        }
-        Proximity::Touching { point } => Intersection::Intersecting { point: Some(point) },
-        Proximity::Intersecting { point, .. } => Intersection::Intersecting { point },
-    })
+    Ok((
+        match r.proximity {
+            Proximity::Separated { normal, .. } => {
+                // The witness direction (made exactly perpendicular to lines: along the witness
+                // direction itself a line's support is infinite once rounding tilts it), when
+                // the shapes are apart along it; else separated without a direction when the
+                // lower bound proves it, else no verdict.
+                let proven =
+                    bound_direction(a, pa, b, pb, &normal).filter(|m| separation(a, pa, b, pb, m) > 0.0);
+                match proven {
+                    Some(n) => Intersection::Separated { direction: Some(n) },
+                    None if r.certificate.lower > 0.0 => Intersection::Separated { direction: None },
+                    None => {
+                        Intersection::Undecided { reason: "separation not proven (distance below round-off)" }
+                    }
+                }
+            }
+            Proximity::Touching { point } => Intersection::Intersecting { point: Some(point) },
+            Proximity::Intersecting { point, .. } => Intersection::Intersecting { point },
+        },
+        true,
+    ))
 }
 
 fn unswap_op(e: GeomError, a: &Shape, b: &Shape) -> GeomError {

@@ -73,10 +73,14 @@ use crate::gjk::{GjkCache, GjkSettings, GjkStatus};
 mod certificate;
 mod dispatch;
 mod distance;
+mod facet_tracking;
 mod intersect;
+mod signed;
 pub mod toi;
+mod verify;
 use crate::pose::Pose;
 use crate::shape::Shape;
+pub use facet_tracking::{Dqp3ShapeTracker, FacetShape, distance_facet_shapes};
 
 /// Which algorithm answers a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -468,17 +472,23 @@ pub fn distance_tracked(
 pub struct SignedDistance {
     /// The signed distance (negative = penetration depth).
     pub value: f64,
-    /// A proven bracket of the signed distance: `lower ≤ true value ≤ upper`. For
-    /// overlapping shapes the bracket comes from EPA (or the closed form); the depth estimate
-    /// `−value` is its upper end.
+    /// A proven bracket of the signed distance: `lower ≤ true value ≤ upper` (see
+    /// [`signed_distance`]). When it contains 0 the value is 0 (touching to within EPA's
+    /// resolution); an overlap is reported only when `upper < 0`, then with `value = lower`
+    /// (the deepest estimate: a translation that long separates the shapes).
     pub certificate: Certificate,
     /// The full distance answer it was derived from.
     pub result: DistanceResult,
 }
 
-/// Signed distance between two shapes (penetration depth as a negative value), with a
-/// bracket. Errors: as [`distance`]; additionally [`GeomError::Unsupported`] when the pair
-/// overlaps and its algorithm gives no depth (an LCP kernel: use [`Algorithm::Gjk`]).
+/// Signed distance between two shapes (penetration depth as a negative value), with a proven
+/// bracket. Proven separation keeps the distance answer; otherwise (overlap, contact, a
+/// distance within the touching tolerance or not proven positive) the depth is computed by
+/// GJK/EPA on the shapes, tightened by their separating axes, and — when the sign is still open
+/// near exact contact — by EPA on the pair with B dilated by a small ball, which moves the
+/// signed distance by exactly the ball's radius (`signed.rs`). Closed forms give the exact
+/// depth. Errors: as [`distance`]; additionally [`GeomError::Unsupported`] for an overlapping
+/// pair involving a line (no depth).
 pub fn signed_distance(
     a: &Shape,
     pose_a: &Pose,
@@ -486,5 +496,5 @@ pub fn signed_distance(
     pose_b: &Pose,
     settings: &QuerySettings,
 ) -> Result<SignedDistance, GeomError> {
-    dispatch::signed_distance(a, pose_a, b, pose_b, settings)
+    signed::signed_distance(a, pose_a, b, pose_b, settings)
 }

@@ -184,6 +184,7 @@ impl ConvexHull {
         let adjacency = VertexAdjacency::from_exact_hull(&self.vertices, &self.triangles);
         ConvexPolytope {
             lanes: VertexLanes::new(&self.vertices),
+            extent: super::max_norm(&self.vertices),
             vertices: self.vertices.clone(),
             adjacency: Some(std::sync::Arc::new(adjacency)),
         }
@@ -224,7 +225,20 @@ pub fn convex_hull(points: &[[f64; 3]]) -> Result<ConvexHull, GeomError> {
     let pts: Vec<Point3<f64>> = ids.iter().map(|&i| Point3::from(points[i])).collect();
     let mut builder = Builder::new(&pts)?;
     builder.run();
-    Ok(builder.finish(&ids))
+    if builder.inconsistent {
+        return Err(GeomError::Degenerate {
+            what: "hull: orientation tests contradict each other (coordinates too far apart in magnitude for exact arithmetic)",
+        });
+    }
+    let hull = builder.finish(&ids);
+    // A closed surface around a volume has at least 4 vertices and 4 triangles, and Euler's
+    // formula for triangulated spheres (2V − 4 = F); contradictory signs can leave less.
+    if hull.vertices.len() < 4 || hull.triangles.len() != 2 * hull.vertices.len() - 4 {
+        return Err(GeomError::Degenerate {
+            what: "hull: orientation tests contradict each other (coordinates too far apart in magnitude for exact arithmetic)",
+        });
+    }
+    Ok(hull)
 }
 
 fn coord(p: &Point3<f64>) -> Coord3D<f64> {
@@ -263,6 +277,9 @@ struct Builder<'a> {
     epoch: u32,
     start_of: Vec<u32>,
     start_epoch: Vec<u32>,
+    /// Set when the orientation tests contradicted each other (possible only when their
+    /// arithmetic overflows or underflows): the construction stops with an error.
+    inconsistent: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -276,6 +293,7 @@ impl<'a> Builder<'a> {
             epoch: 0,
             start_of: vec![NONE; pts.len()],
             start_epoch: vec![0; pts.len()],
+            inconsistent: false,
         };
         let [i0, i1, i2, i3] = simplex;
         // Orient so that each face has the opposite corner strictly below it.
@@ -341,7 +359,15 @@ impl<'a> Builder<'a> {
     }
 
     fn run(&mut self) {
+        // With exact signs each pass of the final check inserts a point for good; contradictory
+        // signs could re-insert forever.
+        let mut passes = 0usize;
         loop {
+            passes += 1;
+            if passes > self.pts.len() + 8 {
+                self.inconsistent = true;
+                return;
+            }
             while let Some(f) = self.pending.pop() {
                 let face = &self.faces[f as usize];
                 if !face.alive || face.outside.is_empty() {
@@ -358,6 +384,9 @@ impl<'a> Builder<'a> {
                     })
                     .unwrap_or(&face.outside[0]);
                 self.insert(f, far);
+                if self.inconsistent {
+                    return;
+                }
             }
             // Final containment check, exact for every (point, face) pair; a point found
             // outside (possible only through the partition of outside sets) is inserted.
@@ -395,6 +424,12 @@ impl<'a> Builder<'a> {
             let (v, nbr) = (face.v, face.nbr);
             for e in 0..3 {
                 let g = nbr[e];
+                if g == NONE || !self.faces[g as usize].alive {
+                    // An unlinked or dead neighbour: an earlier insertion's horizon was not one
+                    // cycle (contradictory signs); exact signs never leave one.
+                    self.inconsistent = true;
+                    return;
+                }
                 if self.stamp[g as usize] == epoch {
                     continue;
                 }
@@ -426,7 +461,12 @@ impl<'a> Builder<'a> {
         for f in first_new..self.faces.len() as u32 {
             let v = self.faces[f as usize].v[1];
             // The horizon is one simple cycle, so every horizon vertex starts one edge.
-            debug_assert_eq!(self.start_epoch[v as usize], epoch);
+            // The horizon is one simple cycle, so every horizon vertex starts one edge — with
+            // exact signs; contradictory ones (overflowed arithmetic) break the cycle.
+            if self.start_epoch[v as usize] != epoch || self.start_of[v as usize] == NONE {
+                self.inconsistent = true;
+                return;
+            }
             let g = self.start_of[v as usize];
             self.faces[f as usize].nbr[1] = g;
             self.faces[g as usize].nbr[2] = f;

@@ -170,6 +170,8 @@ pub struct ConvexPolytope {
     /// The vertices again, in blocks for the support scan.
     lanes: VertexLanes,
     adjacency: Option<std::sync::Arc<VertexAdjacency>>,
+    /// max |v| over the vertices (local frame).
+    extent: f64,
 }
 
 /// A bounded, non-empty polyhedron { p : nᵢ·p ≤ dᵢ } given by half-spaces (unit normals after
@@ -217,6 +219,11 @@ pub enum Shape {
     Rounded(Rounded),
     /// The Minkowski sum of two placed shapes.
     MinkowskiSum(MinkowskiSum),
+}
+
+/// max |v| over points (0 for none).
+pub(crate) fn max_norm(points: &[Point3<f64>]) -> f64 {
+    points.iter().fold(0.0f64, |s, p| s.max(p.coords.norm()))
 }
 
 fn finite3(v: &[f64; 3], what: &'static str) -> Result<(), GeomError> {
@@ -406,7 +413,12 @@ impl ConvexPolytope {
             finite3(v, "polytope vertex")?;
         }
         let vertices: Vec<Point3<f64>> = vertices.into_iter().map(Point3::from).collect();
-        Ok(Self { lanes: VertexLanes::new(&vertices), vertices, adjacency: None })
+        Ok(Self {
+            lanes: VertexLanes::new(&vertices),
+            extent: max_norm(&vertices),
+            vertices,
+            adjacency: None,
+        })
     }
     /// The hull of `vertices` with its surface triangulation `faces` (0-based vertex indices,
     /// counter-clockwise seen from outside), as in the benchmark format. The faces are checked
@@ -438,6 +450,10 @@ impl ConvexPolytope {
     pub(crate) fn lanes(&self) -> &VertexLanes {
         &self.lanes
     }
+    /// max |v| over the vertices (local frame).
+    pub(crate) fn extent(&self) -> f64 {
+        self.extent
+    }
 }
 
 impl Polyhedron {
@@ -446,7 +462,8 @@ impl Polyhedron {
     ///
     /// The constructor enumerates the vertices once (every triple of planes, O(m⁴) for m
     /// half-spaces: meant for the tens-to-hundreds of faces of collision shapes). A vertex
-    /// satisfies every half-space to a relative tolerance of 1e-9 · max(1, max |dᵢ|).
+    /// satisfies every half-space to a relative tolerance of 1e-9 · max(1, |v|, the offsets of
+    /// its three planes).
     /// The set may be flat (zero volume) but must be bounded and contain a point.
     ///
     /// Errors: [`GeomError::NonFinite`] for NaN/∞, [`GeomError::ZeroAxis`] for a zero
@@ -470,6 +487,35 @@ impl Polyhedron {
 }
 
 impl Shape {
+    /// An upper bound of max |x| over the shape in its local frame (the distance from its local
+    /// origin to its farthest point; +∞ for a line).
+    pub(crate) fn local_extent(&self) -> f64 {
+        let n = |p: Point3<f64>| p.coords.norm();
+        match self {
+            Shape::Point(x) => n(x.position()),
+            Shape::Segment(x) => x.endpoints().into_iter().map(n).fold(0.0, f64::max),
+            Shape::Line(_) => f64::INFINITY,
+            Shape::Triangle(x) => x.vertices().into_iter().map(n).fold(0.0, f64::max),
+            Shape::Cuboid(x) => x.half_extents().norm(),
+            Shape::AlignedBox(x) => n(x.min()).max(n(x.max())) + (x.max() - x.min()).norm(),
+            Shape::Sphere(x) => x.radius(),
+            Shape::Capsule(x) => x.half_height() + x.radius(),
+            Shape::Cylinder(x) => x.radius().hypot(x.half_height()),
+            Shape::Ellipsoid(x) => x.radii().amax(),
+            Shape::ConvexPolytope(x) => x.extent(),
+            Shape::Polyhedron(x) => max_norm(x.vertices()),
+            Shape::Cone(x) => x.radius().hypot(x.half_height()) + x.half_height(),
+            Shape::Rounded(x) => x.inner().local_extent() + x.radius(),
+            Shape::MinkowskiSum(x) => {
+                let ((a, pa), (b, pb)) = (x.first(), x.second());
+                let part = |s: &Shape, p: &crate::Pose| {
+                    s.local_extent() * (1.0 + 3.0 * p.orthonormality_error()) + p.translation().norm()
+                };
+                part(a, pa) + part(b, pb)
+            }
+        }
+    }
+
     /// The kind of this shape.
     pub fn kind(&self) -> ShapeKind {
         match self {

@@ -13,7 +13,9 @@
 //!   feasible triple point" ⇔ empty.
 //!
 //! Tolerances: directions are treated as independent when |det| or |nᵢ × nⱼ| exceeds 1e-12
-//! (unit normals); a point is feasible when nₗ·v ≤ dₗ + 1e-9 · max(1, max|dᵢ|, |v|). An empty
+//! (unit normals); a triple point v of planes i, j, k is feasible when nₗ·v ≤ dₗ + 1e-9 ·
+//! max(1, |dᵢ|, |dⱼ|, |dₖ|, |v|) for every l (the size of the numbers that place v: a far
+//! redundant plane does not loosen the test for the others). An empty
 //! set whose infeasibility is below that tolerance is accepted (as a tiny polyhedron).
 
 use nalgebra::{Point3, Vector3};
@@ -102,7 +104,6 @@ fn check_bounded(normals: &[Vector3<f64>]) -> Result<(), GeomError> {
 
 fn enumerate_vertices(normals: &[Vector3<f64>], offsets: &[f64]) -> Vec<Point3<f64>> {
     let m = normals.len();
-    let dmax = offsets.iter().fold(1.0_f64, |acc, d| acc.max(d.abs()));
     let mut out: Vec<Point3<f64>> = Vec::new();
     for i in 0..m {
         for j in i + 1..m {
@@ -115,7 +116,11 @@ fn enumerate_vertices(normals: &[Vector3<f64>], offsets: &[f64]) -> Vec<Point3<f
                 let ki = normals[k].cross(&normals[i]);
                 let ij = normals[i].cross(&normals[j]);
                 let v = (jk * offsets[i] + ki * offsets[j] + ij * offsets[k]) / det;
-                let tol = FEASIBILITY * dmax.max(v.norm());
+                // Relative to the point and the offsets that place it (not to every offset:
+                // one far redundant plane must not make every triple point feasible).
+                let size =
+                    offsets[i].abs().max(offsets[j].abs()).max(offsets[k].abs()).max(v.norm()).max(1.0);
+                let tol = FEASIBILITY * size;
                 if !normals.iter().zip(offsets).all(|(n, d)| n.dot(&v) <= d + tol) {
                     continue;
                 }

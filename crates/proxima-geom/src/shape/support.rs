@@ -80,17 +80,28 @@ impl Shape {
                 Point3::new(0.0, 0.0, sgn(m.z, c.half_height())) + unit_or_zero(m) * c.radius()
             }
             Shape::Cylinder(c) => {
-                let radial = Vector3::new(m.x, m.y, 0.0);
-                let rlen = radial.norm();
-                let r = if rlen > 0.0 { radial * (c.radius() / rlen) } else { Vector3::zeros() };
-                Point3::new(r.x, r.y, sgn(m.z, c.half_height()))
+                let (x, y) = (m.x, m.y);
+                let rlen = x.hypot(y);
+                let (rx, ry) = if rlen > 0.0 && rlen.is_finite() {
+                    (x / rlen * c.radius(), y / rlen * c.radius())
+                } else {
+                    (0.0, 0.0)
+                };
+                Point3::new(rx, ry, sgn(m.z, c.half_height()))
             }
             Shape::Ellipsoid(e) => {
-                // max m·x over (x/a)²+… ≤ 1: x = D²m / |Dm|, D = diag(radii).
+                // max m·x over (x/a)²+… ≤ 1: x = D²m / |Dm| = D u / |u| for u = Dm / max|Dm|
+                // (D = diag(radii)); the scalings keep |u| from overflowing or underflowing
+                // for directions or radii far from 1.
                 let d = e.radii();
-                let dm = m.component_mul(&d);
-                let len = dm.norm();
-                if len > 0.0 { Point3::from(dm.component_mul(&d) / len) } else { Point3::origin() }
+                let dm = scaled(m).component_mul(&d);
+                let k = dm.amax();
+                if k > 0.0 && k.is_finite() {
+                    let u = dm / k;
+                    Point3::from(d.component_mul(&u) / u.norm())
+                } else {
+                    Point3::origin()
+                }
             }
             Shape::ConvexPolytope(p) => {
                 let v = p.vertices();
@@ -112,6 +123,7 @@ impl Shape {
             Shape::Polyhedron(p) => best_vertex(p.vertices(), m),
             Shape::Cone(c) => {
                 let h = c.half_height();
+                let m = scaled(m);
                 let rho = m.x.hypot(m.y);
                 if m.z * h >= c.radius() * rho - m.z * h {
                     c.apex()
@@ -132,9 +144,18 @@ impl Shape {
     }
 }
 
+/// m / |m|, 0 for m = 0; exact in direction for every finite m (scaled by its largest
+/// component first, so that |m|² neither overflows nor underflows).
 fn unit_or_zero(m: &Vector3<f64>) -> Vector3<f64> {
-    let len = m.norm();
-    if len > 0.0 { m / len } else { Vector3::zeros() }
+    let u = scaled(m);
+    let len = u.norm();
+    if len > 0.0 && len.is_finite() { u / len } else { Vector3::zeros() }
+}
+
+/// m / max|mᵢ| (m itself when that is 0 or not finite): a direction of moderate size.
+fn scaled(m: &Vector3<f64>) -> Vector3<f64> {
+    let k = m.amax();
+    if k > 0.0 && k.is_finite() { m / k } else { *m }
 }
 
 /// The first vertex with the largest m·v (deterministic on ties).

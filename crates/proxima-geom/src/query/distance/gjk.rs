@@ -193,6 +193,10 @@ fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
     let (a, pa, b, pb) = ask.shapes;
     let settings = ask.settings;
+    if r.status == GjkStatus::Overflow || r.simplex.len == 0 {
+        // Coordinates near f64::MAX overflowed the run (squared norms): no answer, not a guess.
+        return Err(GeomError::NonFinite { what: "query (coordinates too large for f64)" });
+    }
     if let Some((c, swapped)) = cache {
         store(c, r, swapped);
     }
@@ -205,7 +209,7 @@ fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         None => r.simplex.witnesses(),
     };
     let path = QueryPath::Gjk { status: r.status, iterations: r.iterations };
-    let (qa, qb) = (pa.transform_point(&qa), pa.transform_point(&qb));
+    let (qa, qb) = (pa.transform_point(&qa), world_b(&qb, &diff.frame, pa, pb));
     let radii = ask.radii;
     let shapes = (a, pa, b, pb);
     let rsum = radii.a + radii.b;
@@ -238,7 +242,8 @@ fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             Core { qa: common, qb: common, core_depth: Some(0.0), lower_hint: None }
         }
         _ => {
-            let core = Core { qa, qb, core_depth: None, lower_hint: Some(r.lower.max(0.0)) };
+            let core =
+                Core { qa, qb, core_depth: None, lower_hint: Some(world_lower(r.lower.max(0.0), a, pa)) };
             if (qb - qa).norm() <= round_off_floor(&core) {
                 // Below what f64 resolves at these coordinates: contact (as `finish` decides).
                 bracket = Some((rsum, rsum));
@@ -254,7 +259,39 @@ fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             }
         }
     };
+    // The depth bracket was proven in A's frame too (see `world_lower`).
+    let bracket = bracket.map(|(lo, hi)| {
+        let e = pa.orthonormality_error();
+        let m = 3.0 * e * (a.local_extent() + hi.abs());
+        ((lo - m).max(0.0), hi + m)
+    });
     Ok((finish(core, radii, shapes, settings, Algorithm::Gjk, path), bracket))
+}
+
+/// B's witness `qb` (A's frame, a convex combination of B's support points placed by the
+/// relative frame) in the world frame. For exact rotations that is `pa`'s transform; when a
+/// rotation is off by more than its rounding (data files with 12 digits), R_A R_Aᵀ ≠ I would
+/// move the point off B by up to 3e·|x − t_A|, so it is taken back to B's own frame through
+/// the inverse of the relative rotation and placed by `pb`: a point of B as placed.
+fn world_b(qb: &Point3<f64>, frame: &RelativeFrame, pa: &Pose, pb: &Pose) -> Point3<f64> {
+    let rounding = 8.0 * f64::EPSILON;
+    if pa.orthonormality_error() <= rounding && pb.orthonormality_error() <= rounding {
+        return pa.transform_point(qb);
+    }
+    match frame.r.try_inverse() {
+        Some(inv) => pb.transform_point(&Point3::from(inv * (qb.coords - frame.t))),
+        None => pa.transform_point(qb),
+    }
+}
+
+/// GJK's lower bound `lower`, proven in A's frame, as a bound for the shapes placed by the poses
+/// as given. A's frame maps the world by φ(x) = R_Aᵀ(x − t_A), which sends B exactly to B's
+/// placement in A's frame but A to (R_AᵀR_A)·A, and scales lengths by at most ‖R_A‖₂: with
+/// e = max |R_AᵀR_A − I| (‖·‖₂ ≤ 3e) and ρ ≥ max |a| over A's local points,
+/// dist ≥ (lower − 3eρ)/(1 + 3e) ≥ lower − 3e(ρ + lower). Zero for exact rotations.
+fn world_lower(lower: f64, a: &Shape, pa: &Pose) -> f64 {
+    let e = pa.orthonormality_error();
+    if e == 0.0 { lower } else { (lower - 3.0 * e * (a.local_extent() + lower)).max(0.0) }
 }
 
 /// The loose GJK tolerance (relative to the problem scale) from which curved pairs are
@@ -411,6 +448,9 @@ pub(crate) fn intersects(
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
     let margin = ra + rb;
     let r = run(&mut diff, &initial_direction(&frame, None), &settings.gjk, Mode::Boolean { margin });
+    if r.status == GjkStatus::Overflow {
+        return Err(GeomError::NonFinite { what: "intersects (coordinates too large for f64)" });
+    }
     let (qa, qb) = r.simplex.witnesses();
     Ok(match r.status {
         GjkStatus::Contact => {

@@ -37,7 +37,9 @@ struct KernelAnswer {
     qb: [f64; 3],
     lcp: LcpInfo,
     path: KernelPath,
-    /// The kernel's certified lower bound (f64 entry points).
+    /// The kernel's certified lower bound (f64 entry points); kept for inspection, not used as
+    /// the answer's bound.
+    #[allow(dead_code)]
     lower: Option<f64>,
 }
 
@@ -319,8 +321,12 @@ pub(crate) fn distance(
         KernelPath::FastPath => QueryPath::ActiveSet,
         _ => QueryPath::Float { lcp: ans.lcp.path },
     };
+    // The kernel's own lower bound (its LCP dual on the world-frame data) decided its exact
+    // re-solve; the answer's lower bound is taken from the shapes' support functions along the
+    // witness direction instead (`certificate.rs`), so that it is checked against the shapes
+    // the user gave, not against the kernel's formulation of them.
     let core =
-        Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: ans.lower };
+        Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: None };
     Ok(Some(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path)))
 }
 

@@ -1,0 +1,193 @@
+//! Signed distance with a proven bracket: sd = dist(A, B) when the shapes are apart, −depth
+//! when they overlap (depth = the shortest translation that separates them), 0 at contact.
+//!
+//! # Maths
+//!
+//! For every unit direction m, the separation s(m) = −h_B(−m) − h_A(m) of the support
+//! functions bounds the signed distance from below, and sd = max_m s(m) (for disjoint shapes
+//! by duality, for overlapping ones because −depth is the best such separation). So:
+//!
+//! * **lower end** of the bracket: the best s(m) over the directions at hand — GJK's lower
+//!   bound, EPA's upper bound of the depth (h_M along its best face normal), and the shapes'
+//!   candidate axes (face normals, edge directions and their cross products: for boxes the 15
+//!   separating axes, which give the exact depth), tried both ways;
+//! * **upper end**: the witness distance when apart; −(EPA's lower bound of the depth) when a
+//!   polytope of support points encloses the origin of the Minkowski difference (its inner
+//!   distance is a lower bound of the depth).
+//!
+//! # Near contact
+//!
+//! When the unsigned answer is 0 or within the touching tolerance and separation is not
+//! proven, the depth is computed, never skipped. Near exact contact the origin lies on the
+//! boundary of M = A − B, where GJK may stagnate and EPA has nothing to expand. The
+//! bracket's sign is then decided by dilation: with B_μ = B ⊕ ball(μ), h_{B_μ}(m) = h_B(m) + μ
+//! for every unit m, so sd(A, B_μ) = sd(A, B) − μ exactly. For μ = 1e-3 × the pair's size plus
+//! twice the positive part of the upper end, the origin is at least μ/2 deep inside
+//! M_μ = A − B_μ and EPA runs far from any degeneracy; its depth bracket [δ⁻, δ⁺] gives
+//! sd ∈ [μ − δ⁺, μ − δ⁻]. What remains unresolved is an overlap or gap below EPA's
+//! tolerance × size (1e-10 × size by default): the bracket then contains 0 and the value is 0
+//! (touching), never a separation claimed for an overlap of 1e-9 × size or more.
+//!
+//! # Value
+//!
+//! Overlap proven (upper end < 0): the lower end (−the best depth estimate, a translation that
+//! separates). Separation proven (lower end > 0): the witness distance. Otherwise 0.
+
+use nalgebra::{Point3, Vector3};
+
+use super::certificate::best_axis_separation;
+use super::dispatch::{self, must_swap};
+use super::distance::gjk;
+use super::{Algorithm, Certificate, DistanceResult, Proximity, QuerySettings, SignedDistance};
+use crate::error::GeomError;
+use crate::gjk::{SupportMap, penetration};
+use crate::pose::Pose;
+use crate::shape::Shape;
+
+/// A shape dilated by a ball of radius `radius`, as a support map (its support point moves
+/// `radius` along the unit direction: h(m) = h_shape(m) + radius·|m|).
+struct Dilated<'s> {
+    shape: &'s Shape,
+    radius: f64,
+}
+
+impl SupportMap for Dilated<'_> {
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        let p = SupportMap::local_support(self.shape, m, hint);
+        let len = m.norm();
+        if len > 0.0 { p + m * (self.radius / len) } else { p }
+    }
+}
+
+/// See [`super::signed_distance()`].
+pub(crate) fn signed_distance(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<SignedDistance, GeomError> {
+    let r = dispatch::distance(a, pa, b, pb, settings)?;
+    let bounded = a.is_bounded() && b.is_bounded();
+    let exact = |value: f64, r: DistanceResult| SignedDistance {
+        value,
+        certificate: Certificate { lower: value, upper: value },
+        result: r,
+    };
+    match r.proximity {
+        // Separation proven.
+        Proximity::Separated { .. } | Proximity::Touching { .. } if r.certificate.lower > 0.0 => {
+            // (Touching within the tolerance but proven apart: the witness distance.)
+            let value = r.certificate.upper;
+            return Ok(SignedDistance { value, certificate: r.certificate, result: r });
+        }
+        // Closed forms know the exact depth (0 at proven boundary contact).
+        Proximity::Intersecting { depth: Some(depth), .. } if r.algorithm == Algorithm::ClosedForm => {
+            return Ok(exact(-depth, r));
+        }
+        Proximity::Touching { .. } if r.algorithm == Algorithm::ClosedForm && r.certificate.upper == 0.0 => {
+            return Ok(exact(0.0, r));
+        }
+        _ => {}
+    }
+    if !bounded {
+        // A line: no depth. Unproven separation and contact keep the unsigned bracket.
+        return match r.proximity {
+            Proximity::Intersecting { .. } => Err(GeomError::Unsupported {
+                op: "signed_distance",
+                a: a.kind(),
+                b: b.kind(),
+                algorithm: (r.algorithm != Algorithm::Auto).then(|| r.algorithm.as_str()),
+            }),
+            _ => Ok(SignedDistance { value: r.distance(), certificate: r.certificate, result: r }),
+        };
+    }
+    depth_bracket(a, pa, b, pb, settings)
+}
+
+/// GJK/EPA on the pair, the candidate axes, and the dilated EPA when the sign is open.
+fn depth_bracket(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Result<SignedDistance, GeomError> {
+    let swap = must_swap(a, pa, b, pb);
+    let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
+    let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
+    let g = if swap { g.mirrored() } else { g };
+    // The signed distance's bracket so far.
+    let (mut lo, mut hi) = match (g.proximity, bracket) {
+        (_, Some((dlo, dhi))) => (-dhi, -dlo),
+        (Proximity::Separated { distance, .. }, None) => (g.certificate.lower, distance),
+        // GJK proved contact without a depth: sd ≤ 0.
+        _ => (f64::NEG_INFINITY, 0.0),
+    };
+    if let Proximity::Separated { distance, .. } = g.proximity {
+        hi = hi.min(distance);
+    }
+    // The candidate axes, both ways, oriented by the witness direction or the centres.
+    let toward = match g.proximity {
+        Proximity::Separated { normal, .. } => normal,
+        _ => (pb.translation() - pa.translation()).try_normalize(0.0).unwrap_or_else(Vector3::z),
+    };
+    lo = lo.max(best_axis_separation(a, pa, b, pb, &toward, true));
+    if lo > hi {
+        // Rounding of the two ends: they agree to it.
+        lo = hi;
+    }
+    if lo < 0.0
+        && hi >= 0.0
+        && let Some((dlo, dhi)) = dilated(a, pa, b, pb, settings, hi)?
+    {
+        lo = lo.max(dlo);
+        hi = hi.min(dhi);
+        if lo > hi {
+            lo = hi;
+        }
+    }
+    if !(lo.is_finite() && hi.is_finite()) {
+        // Contact proven but no depth bound (EPA failed on coordinates beyond f64's
+        // resolution): no signed answer rather than an unbounded one.
+        return Err(GeomError::NonFinite { what: "signed distance bracket (coordinates too large for f64)" });
+    }
+    let value = if hi < 0.0 {
+        lo
+    } else if lo > 0.0 {
+        g.distance().clamp(lo, hi)
+    } else {
+        0.0
+    };
+    Ok(SignedDistance { value, certificate: Certificate { lower: lo, upper: hi }, result: g })
+}
+
+/// The bracket of sd(A, B) from EPA on A against B dilated by μ (see the module docs);
+/// `None` when GJK does not find the dilated pair in contact (it then is apart by more than
+/// μ − |upper|, which cannot happen for the μ chosen unless the shapes are degenerate).
+fn dilated(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    upper: f64,
+) -> Result<Option<(f64, f64)>, GeomError> {
+    let size = pair_size(a, pa, b, pb);
+    let mu = 1e-3 * size + 2.0 * upper.max(0.0);
+    let wide = Dilated { shape: b, radius: mu };
+    Ok(penetration(a, pa, &wide, pb, &settings.gjk)?.map(|e| (mu - e.upper, mu - e.lower)))
+}
+
+/// max(1, the extents of both shapes along the axes + the distance between their origins).
+fn pair_size(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
+    let extent = |s: &Shape, p: &Pose| {
+        (0..3)
+            .map(|k| {
+                let e = Vector3::ith(k, 1.0);
+                s.support_value(p, &e) + s.support_value(p, &-e)
+            })
+            .fold(0.0f64, f64::max)
+    };
+    (extent(a, pa) + extent(b, pb) + (pb.translation() - pa.translation()).norm()).max(1.0)
+}

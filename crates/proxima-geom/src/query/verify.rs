@@ -1,0 +1,276 @@
+//! The last word on every answer: checked against the shapes as the user constructed them.
+//!
+//! Whatever algorithm ran — closed form, LCP kernel, GJK/EPA, an ellipsoid solver, DQP3 on
+//! facet forms, the vertex LP, cylinder SAT; cold or tracked — its answer is tested here before
+//! it leaves the library, against the user's [`Shape`]s (their parameters and support
+//! functions), never against a representation an algorithm derived from them:
+//!
+//! * **witness containment**: each witness (each common point of a contact answer) lies in its
+//!   shape to within τ, for every shape with an O(1) or O(faces) test — points, segments,
+//!   lines, triangles, boxes, spheres, capsules, cylinders, cones, ellipsoids, rounded shapes
+//!   around those, half-space polyhedra (the user's half-spaces). Vertex polytopes and
+//!   Minkowski sums have no closed-form test: GJK's witnesses are convex combinations of
+//!   support points of the user's shape by construction and DQP3's are snapped onto the exact
+//!   hull (`distance/dqp3.rs`), both up to a few ulps of the support points, tested when those
+//!   are far larger than the point (extreme coordinates); every other algorithm's (the LCP
+//!   kernels, the ellipsoid active set, the vertex LP) are tested always. The test is a GJK
+//!   point query on the user's support function, whose proven lower bound refutes a point
+//!   more than τ outside;
+//! * **the bracket**: finite, 0 ≤ lower ≤ upper (a lower bound above the witness distance by
+//!   more than round-off means one of them is wrong), upper = |p_b − p_a| for separated answers;
+//! * **separating directions** (`intersects`): the user's shapes are apart along it,
+//!   −h_B(−n) − h_A(n) > 0 from their support functions.
+//!
+//! τ = 4096 ulps × max(1, largest witness coordinate) (≈ 9e-13 at unit size): round-off of
+//! the closed forms, support points and convex combinations is far below it; a float LCP
+//! solve whose witnesses stray further (ill-conditioned pivots, extreme coordinates) is
+//! refuted and recomputed, not accepted at `gap_tolerance`.
+//! The lower bounds themselves come from the user's support functions in every route (see
+//! `certificate.rs`; DQP3's is valid because its facet forms provably contain the shapes).
+//!
+//! A refuted answer is recomputed by GJK on the same shapes (the dispatcher does that), and a
+//! refuted GJK answer is an error ([`GeomError::Uncertified`]): never a proven wrong number.
+
+use nalgebra::{Point3, Vector3};
+
+use super::certificate::separation;
+use super::{Algorithm, DistanceResult, Intersection, Proximity, QuerySettings};
+use crate::ellipsoid::point_ellipsoid::project3;
+use crate::error::GeomError;
+use crate::gjk::{GjkSettings, SupportMap, closest_to_origin, gjk_distance};
+use crate::pose::Pose;
+use crate::shape::Shape;
+
+/// Why an answer was refused.
+pub(crate) type Refuted = &'static str;
+
+/// The containment tolerance τ for points of magnitude up to `coord` (see the module docs).
+pub(crate) fn tolerance(coord: f64) -> f64 {
+    CONTAINMENT_ULPS * f64::EPSILON * coord.max(1.0)
+}
+
+/// τ in ulps of the largest coordinate: far above the round-off of the closed forms, support
+/// points and convex combinations (a few ulps), far below any distance a user asks about.
+const CONTAINMENT_ULPS: f64 = 4096.0;
+
+/// How far the world point `p` is outside `shape` placed by `pose` (0 inside), when the shape
+/// has a cheap exact test; `None` for vertex polytopes and Minkowski sums (see the module docs).
+/// For a half-space polyhedron the largest violation of the user's half-spaces.
+pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<f64> {
+    if matches!(shape, Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_)) {
+        return None;
+    }
+    let l = pose.inverse_transform_point(p);
+    Some(match shape {
+        Shape::Point(x) => (l - x.position()).norm(),
+        Shape::Segment(s) => {
+            let [a, b] = s.endpoints();
+            distance_to_segment(&l, &a, &b)
+        }
+        Shape::Line(x) => {
+            let w = l - x.origin();
+            (w - x.direction() * x.direction().dot(&w)).norm()
+        }
+        Shape::Triangle(t) => {
+            let [a, b, c] = t.vertices().map(|v| v - l);
+            closest_to_origin([a, b, c]).norm()
+        }
+        Shape::Cuboid(c) => box_excess(&l.coords, &-c.half_extents(), &c.half_extents()),
+        Shape::AlignedBox(b) => box_excess(&l.coords, &b.min().coords, &b.max().coords),
+        Shape::Sphere(s) => (l.coords.norm() - s.radius()).max(0.0),
+        Shape::Capsule(c) => {
+            let h = c.half_height();
+            let axis = distance_to_segment(&l, &Point3::new(0.0, 0.0, -h), &Point3::new(0.0, 0.0, h));
+            (axis - c.radius()).max(0.0)
+        }
+        Shape::Cylinder(c) => {
+            let radial = (l.x.hypot(l.y) - c.radius()).max(0.0);
+            let axial = (l.z.abs() - c.half_height()).max(0.0);
+            radial.hypot(axial)
+        }
+        Shape::Cone(c) => {
+            // The cross-section in (ρ, z): the triangle apex (0, h), rim (r, −h), base centre
+            // (0, −h); rotational symmetry makes the 2D distance the 3D one.
+            let (h, r) = (c.half_height(), c.radius());
+            let q = Vector3::new(l.x.hypot(l.y), l.z, 0.0);
+            let tri = [Vector3::new(0.0, h, 0.0), Vector3::new(r, -h, 0.0), Vector3::new(0.0, -h, 0.0)];
+            closest_to_origin(tri.map(|v| v - q)).norm()
+        }
+        Shape::Ellipsoid(e) => {
+            let r = e.radii();
+            let level = (l.x / r.x).powi(2) + (l.y / r.y).powi(2) + (l.z / r.z).powi(2);
+            if level <= 1.0 {
+                0.0
+            } else {
+                // Outside: the distance to the closest point (secular equation).
+                let (q, _) = project3(&[r.x, r.y, r.z], &[l.x, l.y, l.z]);
+                (l.coords - Vector3::from(q)).norm()
+            }
+        }
+        Shape::Polyhedron(x) => {
+            x.normals().iter().zip(x.offsets()).map(|(n, d)| n.dot(&l.coords) - d).fold(0.0f64, f64::max)
+        }
+        Shape::Rounded(x) => (outside_by(x.inner(), &Pose::identity(), &l)? - x.radius()).max(0.0),
+        _ => return None,
+    })
+}
+
+fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
+    let ab = b - a;
+    let len2 = ab.norm_squared();
+    let t = if len2 > 0.0 { ((p - a).dot(&ab) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    (p - (a + ab * t)).norm()
+}
+
+fn box_excess(l: &Vector3<f64>, lo: &Vector3<f64>, hi: &Vector3<f64>) -> f64 {
+    let e = |k: usize| (lo[k] - l[k]).max(l[k] - hi[k]).max(0.0);
+    Vector3::new(e(0), e(1), e(2)).norm()
+}
+
+/// A single point as a support map (the query point of a containment test by GJK).
+struct At(Point3<f64>);
+
+impl SupportMap for At {
+    fn local_support(&self, _: &Vector3<f64>, _: &mut u32) -> Point3<f64> {
+        self.0
+    }
+}
+
+/// Whether a vertex polytope's or Minkowski sum's point is tested by GJK (see [`holds`]):
+/// always for kernels with no containment by construction; for GJK's and DQP3's witnesses
+/// (convex combinations of support points, contained up to a few ulps of the largest) only
+/// when a shape involved reaches more than [`FAR`] × max(1, |p|) from the origin, where those
+/// ulps exceed τ. A common point of a contact answer is the midpoint of two witnesses that
+/// agree to round-off of both shapes, so both shapes' reach counts for it.
+fn far(shapes: &[(&Shape, &Pose)], p: &Point3<f64>) -> bool {
+    shapes
+        .iter()
+        .any(|(s, pose)| s.local_extent() + pose.translation().norm() > FAR * p.coords.norm().max(1.0))
+}
+
+/// See [`far`]: 4096 ulps of |p| (τ) cover 16 ulps of support points up to 256 |p|.
+const FAR: f64 = 256.0;
+
+/// Whether `p` is in the shape to within `tol`. Vertex polytopes and Minkowski sums (no
+/// closed-form test) are tested, when `by_support` says so, by GJK between `p` and the shape:
+/// refuted when its proven lower bound exceeds `tol` (see the module docs).
+fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl FnOnce() -> bool) -> bool {
+    match outside_by(shape, pose, p) {
+        Some(e) => e <= tol,
+        None if shape.is_bounded() && by_support() => {
+            // A test that cannot be made (the point so far from the shape that its squared
+            // distance overflows: no finite lower bound, or an error) refutes: an answer that
+            // cannot be checked is recomputed, never passed.
+            match gjk_distance(&At(*p), &Pose::identity(), shape, pose, &GjkSettings::default(), None) {
+                Ok(g) => g.lower.is_finite() && g.lower <= tol,
+                Err(_) => false,
+            }
+        }
+        None => true,
+    }
+}
+
+/// The allowance for rotations off by more than rounding (data files with few digits) at the
+/// world point `p`: a shape's local frame is reached through Rᵀ, which differs from R⁻¹ by up
+/// to 3e (e = max |RᵀR − I|), moving the local point by up to 3e·|p − t|; and the algorithms
+/// that work in A's frame place B there through R_aᵀ and come back through R_a, which moves a
+/// point of B by up to 3e_a·|p − t_a| more. 4(e_a |p − t_a| + e_b |p − t_b|) covers both
+/// (0 for exact rotations).
+fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
+    let term = |pose: &Pose| {
+        let e = pose.orthonormality_error();
+        if e > 0.0 { 4.0 * e * (p - Point3::from(*pose.translation())).norm() } else { 0.0 }
+    };
+    term(pa) + term(pb)
+}
+
+/// Checks a distance answer against the user's shapes (see the module docs).
+pub(crate) fn check_distance(
+    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    r: &DistanceResult,
+) -> Result<(), Refuted> {
+    let c = r.certificate;
+    // GJK's and DQP3's polytope witnesses are contained by construction up to round-off (see
+    // `far`).
+    let built = matches!(r.algorithm, Algorithm::Gjk | Algorithm::Dqp3);
+    if !(c.lower.is_finite() && c.upper.is_finite() && c.lower >= 0.0) {
+        return Err("certificate is not a finite non-negative bracket");
+    }
+    match r.proximity {
+        Proximity::Separated { distance, point_a, point_b, .. } => {
+            let coord = point_a.coords.amax().max(point_b.coords.amax());
+            let tol = tolerance(coord);
+            if c.lower > c.upper + tol {
+                return Err("lower bound above the witness distance");
+            }
+            let w = (point_b - point_a).norm();
+            if (w - c.upper).abs() > tol || (distance - c.upper).abs() > tol {
+                return Err("upper bound is not the witness distance");
+            }
+            let check_a = || !built || far(&[(a, pa)], &point_a);
+            let check_b = || !built || far(&[(b, pb)], &point_b);
+            let (tol_a, tol_b) = (tol + frame_slack(pa, pb, &point_a), tol + frame_slack(pa, pb, &point_b));
+            if !holds(a, pa, &point_a, tol_a, check_a) || !holds(b, pb, &point_b, tol_b, check_b) {
+                return Err("witness outside its shape");
+            }
+        }
+        Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
+            // A common point is in both shapes to within τ (algorithms report answers within
+            // the touching tolerance as separated, with both witnesses, see `settle`).
+            let tol = tolerance(point.coords.amax()) + frame_slack(pa, pb, &point);
+            let check = || !built || far(&[(a, pa), (b, pb)], &point);
+            if !holds(a, pa, &point, tol, check) || !holds(b, pb, &point, tol, check) {
+                return Err("common point outside a shape");
+            }
+        }
+        Proximity::Intersecting { point: None, .. } => {}
+    }
+    Ok(())
+}
+
+/// Checks an intersection answer against the user's shapes: a separating direction must
+/// separate them (by their support functions), a common point must lie in both (`built`: it is
+/// GJK's or a checked distance answer's, tested on vertex polytopes only as `far` says).
+pub(crate) fn check_intersection(
+    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    i: &Intersection,
+    settings: &QuerySettings,
+    built: bool,
+) -> Result<(), Refuted> {
+    match i {
+        // (NaN counts as not apart.)
+        Intersection::Separated { direction: Some(n) }
+            if !crate::gjk::gt(separation(a, pa, b, pb, n), 0.0) =>
+        {
+            return Err("the shapes are not apart along the separating direction");
+        }
+        Intersection::Intersecting { point: Some(p) } => {
+            let tol = tolerance(p.coords.amax()).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
+            let check = || !built || far(&[(a, pa), (b, pb)], p);
+            if !holds(a, pa, p, tol, check) || !holds(b, pb, p, tol, check) {
+                return Err("common point outside a shape");
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A checked answer as reported: separated within the touching tolerance becomes touching
+/// (at the witnesses' midpoint, the bracket kept), and a lower bound above the witness
+/// distance by less than τ is clamped to it. Algorithms report separated answers with their
+/// witnesses whatever the touching tolerance, so that the check sees both witnesses.
+pub(crate) fn settle(mut r: DistanceResult, settings: &QuerySettings) -> DistanceResult {
+    r.certificate.lower = r.certificate.lower.min(r.certificate.upper);
+    if let Proximity::Separated { distance, point_a, point_b, .. } = r.proximity
+        && distance <= settings.touching_tolerance
+    {
+        r.proximity = Proximity::Touching { point: nalgebra::center(&point_a, &point_b) };
+    }
+    r
+}
+
+/// The error for an answer that failed its check even after the GJK recomputation.
+pub(crate) fn uncertified(what: Refuted) -> GeomError {
+    GeomError::Uncertified { what }
+}
