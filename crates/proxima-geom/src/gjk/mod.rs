@@ -28,6 +28,7 @@
 //! better algorithm here, on the shapes' *cores* (sphere → centre, capsule → axis segment,
 //! rounded shape → inner shape) with the radii added back.
 
+mod depth;
 mod distance;
 mod epa;
 mod polish;
@@ -41,9 +42,11 @@ pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
+pub(crate) use depth::finish_curved;
 pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, run, store};
+pub(crate) use epa::Finish;
 pub(crate) use polish::{Polished, is_curved, polish};
-pub(crate) use simplex::closest_to_origin;
+pub(crate) use simplex::{Simplex, closest_to_origin};
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,
     core_of, scan_support, scanned_hint,

@@ -22,9 +22,9 @@ use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, CoreShape, Difference, GjkCache, GjkSettings, GjkStatus, Mode, PlacedCloud, Polished,
-    RelativeFrame, Run, Start, SupportMap, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
-    initial_direction, is_curved, polish, run, store,
+    COLD_HINT, CoreShape, Difference, Finish, GjkCache, GjkSettings, GjkStatus, Mode, PlacedCloud, Polished,
+    RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud, cold_core_of, contact_floor, core_of,
+    expand_warm, finish_curved, initial_direction, is_curved, polish, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -120,7 +120,23 @@ fn gjk_answer(
     } else {
         run(&mut diff, &init, &settings.gjk, Mode::Distance)
     };
-    conclude(&mut diff, &mut r, polished, &init, cache, &ask)
+    if curved {
+        // Overlapping curved cores: EPA to a loose gap, then Newton on the depth certified by
+        // an enclosed ball (`gjk/depth.rs`).
+        conclude(&mut diff, &mut r, polished, &init, cache, &ask, &mut finish_curved)
+    } else {
+        conclude(&mut diff, &mut r, polished, &init, cache, &ask, &mut no_finish)
+    }
+}
+
+/// No finishing hook: EPA runs to the tolerance.
+fn no_finish<A: ?Sized, B: ?Sized>(
+    _: &mut Difference<'_, A, B>,
+    _: &Simplex,
+    _: &Vector3<f64>,
+    _: f64,
+) -> Option<Finish> {
+    None
 }
 
 /// Up to this many vertices B is placed in A's frame before a small-cloud run.
@@ -168,7 +184,7 @@ impl CloudQuery<'_> {
     ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
         let mut diff = Difference { a, b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
         let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
-        conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask)
+        conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask, &mut no_finish)
     }
 }
 
@@ -183,14 +199,20 @@ struct Ask<'s> {
 
 /// From a finished GJK run (and its Newton polish, if any) to the answer: the cache update,
 /// the witnesses in the world frame, EPA on contact when asked, and the case analysis.
-fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+fn conclude<A, B, F>(
     diff: &mut Difference<'_, A, B>,
     r: &mut Run,
     polished: Option<Polished>,
     init: &Start,
     cache: Option<(&mut GjkCache, bool)>,
     ask: &Ask<'_>,
-) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    depth_finish: &mut F,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+{
     let (a, pa, b, pb) = ask.shapes;
     let settings = ask.settings;
     if r.status == GjkStatus::Overflow || r.simplex.len == 0 {
@@ -221,7 +243,7 @@ fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             Core { qa: common, qb: common, core_depth: None, lower_hint: None }
         }
         GjkStatus::Contact => {
-            let e = expand_warm(diff, r, init, &settings.gjk);
+            let e = expand_warm(diff, r, init, &settings.gjk, depth_finish);
             // Touching: the proven depth is below round-off (a flat expansion measures its
             // extent, which is round-off sized, but it is judged like any other bound).
             let touching = e.upper <= contact_floor(r.scale);
