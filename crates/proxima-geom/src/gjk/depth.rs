@@ -129,18 +129,21 @@ pub(crate) fn finish_curved(
 }
 
 /// Up to this many candidate balls per core.
-const BALLS: usize = 5;
+const BALLS: usize = 6;
 
 /// Candidate balls (centre, radius) inside `core` near its point `p` with outward unit
 /// normal `m` (both in the core's frame), see the module docs: `p` itself (radius 0); for
 /// an ellipsoid its rolling ball at the support point along m; for boxes and cylinders the
-/// balls of radii ρ₀·2⁻ᵏ (ρ₀ = the largest inscribed radius, k < 4) centred at p − ρm
-/// clamped into the body shrunk by ρ (valid for every point: the shrunk body dilated by ρ is
-/// inside the body; clamping along the support plane keeps a ball tangent to it, and a
-/// smaller ball stays tangent near an edge). Returns how many were written.
+/// ball of the largest inscribed radius ρ₀ centred at q − ρ₀m (q: the other witness
+/// projected onto the support plane, the tangent point when `p` is a corner of the touching
+/// face) and the balls of radii ρ₀·2⁻ᵏ (k < 4) centred at p − ρm, all clamped into the body
+/// shrunk by ρ (valid for every point: the shrunk body dilated by ρ is inside the body;
+/// clamping along the support plane keeps a ball tangent to it, and a smaller ball stays
+/// tangent near an edge). Returns how many were written.
 fn enclosed_balls(
     core: &CoreShape<'_>,
     p: &Point3<f64>,
+    q: &Point3<f64>,
     m: &Vector3<f64>,
     out: &mut [(Point3<f64>, f64); BALLS],
 ) -> usize {
@@ -160,27 +163,38 @@ fn enclosed_balls(
         }
         Shape::Cylinder(c) => {
             let (r, h) = (c.radius(), c.half_height());
-            let mut rho = r.min(h);
-            while k < BALLS && super::gt(rho, 0.0) {
-                let x = p - m * rho;
+            let clamp = |x: Point3<f64>, rho: f64| {
                 let (rr, hh) = (r - rho, h - rho);
                 let xy = (x.x * x.x + x.y * x.y).sqrt();
                 let s = if xy > rr { rr / xy } else { 1.0 };
-                out[k] = (Point3::new(x.x * s, x.y * s, x.z.clamp(-hh, hh)), rho);
+                Point3::new(x.x * s, x.y * s, x.z.clamp(-hh, hh))
+            };
+            let top = r.min(h);
+            if super::gt(top, 0.0) {
+                out[k] = (clamp(q - m * top, top), top);
+                k += 1;
+            }
+            let mut rho = top;
+            while k < BALLS && super::gt(rho, 0.0) {
+                out[k] = (clamp(p - m * rho, rho), rho);
                 k += 1;
                 rho *= 0.5;
             }
         }
         Shape::Cuboid(b) => {
             let e = b.half_extents();
-            let mut rho = e.min();
-            while k < BALLS && super::gt(rho, 0.0) {
-                let x = p - m * rho;
+            let clamp = |x: Point3<f64>, rho: f64| {
                 let lim = e.add_scalar(-rho);
-                out[k] = (
-                    Point3::new(x.x.clamp(-lim.x, lim.x), x.y.clamp(-lim.y, lim.y), x.z.clamp(-lim.z, lim.z)),
-                    rho,
-                );
+                Point3::new(x.x.clamp(-lim.x, lim.x), x.y.clamp(-lim.y, lim.y), x.z.clamp(-lim.z, lim.z))
+            };
+            let top = e.min();
+            if super::gt(top, 0.0) {
+                out[k] = (clamp(q - m * top, top), top);
+                k += 1;
+            }
+            let mut rho = top;
+            while k < BALLS && super::gt(rho, 0.0) {
+                out[k] = (clamp(p - m * rho, rho), rho);
                 k += 1;
                 rho *= 0.5;
             }
@@ -201,14 +215,19 @@ pub(crate) fn enclosed_ball_bound(
     let (r, t) = (&diff.frame.r, &diff.frame.t);
     let mut ba = [(Point3::origin(), 0.0); BALLS];
     let mut bb = [(Point3::origin(), 0.0); BALLS];
-    let na = enclosed_balls(diff.a, a, n, &mut ba);
+    // Each witness projected onto the other's support plane (the tangent point when a
+    // witness is a corner of a face or side that touches: a polytope's support point).
+    let gap = n.dot(&(a - b));
+    let (qa, qb) = (b + n * gap, a - n * gap);
+    let na = enclosed_balls(diff.a, a, &qa, n, &mut ba);
     // B's point and outward normal (−n) in B's frame.
     let m_b = -r.tr_mul(n);
     let len = m_b.norm();
     if !(len > 0.0 && len.is_finite()) {
         return f64::NEG_INFINITY;
     }
-    let nb = enclosed_balls(diff.b, &Point3::from(r.tr_mul(&(b.coords - t))), &(m_b / len), &mut bb);
+    let local = |x: &Point3<f64>| Point3::from(r.tr_mul(&(x.coords - t)));
+    let nb = enclosed_balls(diff.b, &local(b), &local(&qb), &(m_b / len), &mut bb);
     // R's distortion: R·ball(ρ) ⊇ ball((1 − 3e)ρ).
     let rtr = r.tr_mul(r);
     let mut e = 0.0f64;
@@ -250,7 +269,8 @@ mod tests {
     /// directions) lie in the shape: below its support value along that direction.
     fn check_balls(shape: &Shape, p: Point3<f64>, m: Vector3<f64>) -> Result<(), TestCaseError> {
         let mut out = [(Point3::origin(), 0.0); BALLS];
-        let k = enclosed_balls(&CoreShape::Whole(shape), &p, &m, &mut out);
+        let k =
+            enclosed_balls(&CoreShape::Whole(shape), &p, &(p + Vector3::new(0.3, -0.2, 0.1)), &m, &mut out);
         for (c, rho) in &out[1..k] {
             for i in 0..200 {
                 // Golden-spiral directions.
@@ -282,7 +302,7 @@ mod tests {
             let mut hint = crate::gjk::COLD_HINT;
             let p = crate::gjk::SupportMap::local_support(&shape, &m, &mut hint);
             let mut out = [(Point3::origin(), 0.0); BALLS];
-            let k = enclosed_balls(&CoreShape::Whole(&shape), &p, &m, &mut out);
+            let k = enclosed_balls(&CoreShape::Whole(&shape), &p, &p, &m, &mut out);
             prop_assert_eq!(k, 2);
             let (c, rho) = out[1];
             for i in 0..400 {
