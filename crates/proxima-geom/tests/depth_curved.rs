@@ -239,7 +239,7 @@ proptest! {
         let pa = pose(ra, [0.1, 0.2, -0.3]);
         // B's support plane along −d placed inside A's along d by a fraction of their extents.
         let pb0 = pose(rb, [0.0; 3]);
-        let ha = a.support_value(&pa, &d) - d.dot(&pa.translation());
+        let ha = a.support_value(&pa, &d) - d.dot(pa.translation());
         let hb = b.support_value(&pb0, &-d.into_inner());
         let along = ha + hb - frac * (ha + hb);
         let pb = pose(rb, (pa.translation() + d.into_inner() * along).into());

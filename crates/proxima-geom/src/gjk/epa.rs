@@ -36,6 +36,13 @@
 //!   face sees (rounding) ends the loop with [`EpaStatus::Stagnated`], the bracket valid.
 //! * Every quantity is relative to the scale of M, so large scale differences between the
 //!   shapes only enter through that scale.
+//!
+//! # Finishing
+//!
+//! A caller may pass a hook ([`expand_finishing`]) that is tried once the gap is below
+//! [`FINISH_FROM`] × scale with the closest face: a proven bracket from another method (the
+//! curved cores' Newton depth with its enclosed-ball certificate, or a depth floor already
+//! proven). Its bounds join EPA's; when they meet the tolerance the expansion stops.
 
 use nalgebra::{Point3, Vector3};
 
@@ -100,6 +107,21 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &crate::Pose,
     settings: &super::GjkSettings,
 ) -> Result<Option<EpaOutput>, crate::GeomError> {
+    penetration_above(a, pose_a, b, pose_b, settings, 0.0)
+}
+
+/// [`penetration`] when a lower bound `floor` of the depth is already proven: the expansion
+/// stops as soon as its upper bound is within the tolerance of it (the lower end of the
+/// result is at least `floor`). EPA's upper bound converges much faster than its lower one
+/// on curved or rounded shapes, so a known floor saves most of the expansion.
+pub(crate) fn penetration_above<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &crate::Pose,
+    b: &B,
+    pose_b: &crate::Pose,
+    settings: &super::GjkSettings,
+    floor: f64,
+) -> Result<Option<EpaOutput>, crate::GeomError> {
     settings.validate()?;
     let frame = super::RelativeFrame::new(pose_a, pose_b);
     let mut diff = Difference { a, b, frame, hint_a: super::COLD_HINT, hint_b: super::COLD_HINT };
@@ -107,7 +129,16 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if run.status != super::GjkStatus::Contact {
         return Ok(None);
     }
-    let e = expand(&mut diff, &run.simplex, run.scale, settings);
+    let mut known = |_: &mut Difference<'_, A, B>, _: &Simplex, n: &Vector3<f64>, _: f64| {
+        (floor > 0.0).then_some(Finish {
+            lower: floor,
+            upper: f64::INFINITY,
+            normal: *n,
+            a: Point3::origin(),
+            b: Point3::origin(),
+        })
+    };
+    let e = expand_finishing(&mut diff, &run.simplex, run.scale, settings, &mut known);
     Ok(Some(EpaOutput {
         normal: pose_a.transform_vector(&e.normal),
         point_a: pose_a.transform_point(&e.point_a),
@@ -128,6 +159,7 @@ struct Face {
 const MAX_VERTICES: usize = 512;
 
 /// EPA from a GJK simplex that contains the origin (in A's frame; output in A's frame).
+#[cfg(test)]
 pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     diff: &mut Difference<'_, A, B>,
     simplex: &Simplex,
