@@ -1,4 +1,4 @@
-"""The README's Python example runs as written (and the package README's too)."""
+"""The guide's Python example (docs/python.md) runs as written, and the package README's too."""
 
 import re
 
@@ -14,8 +14,8 @@ def run(code, capsys):
     return capsys.readouterr().out
 
 
-def test_repository_readme_example(capsys):
-    blocks = python_blocks((REPO / "README.md").read_text())
+def test_guide_python_example(capsys):
+    blocks = python_blocks((REPO / "docs" / "python.md").read_text())
     assert len(blocks) == 1
     out = run(blocks[0], capsys)
     assert out.splitlines() == ["2.25 intersecting", "[Fraction(1, 3), Fraction(1, 3)]"]

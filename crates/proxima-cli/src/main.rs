@@ -36,6 +36,8 @@
 
 mod batch;
 mod check;
+#[cfg(test)]
+mod cli_reference;
 mod completions;
 mod configs;
 mod demo;
@@ -56,8 +58,8 @@ use proxima_bench::{bench_ccd, bench_geometry, bench_lcp, bench_robot, reproduce
 use proxima_cli_support::exit;
 
 /// Certified convex proximity queries (distance with a proven [lower, upper] bracket,
-/// intersection, tracking), LCP / convex QP solving (exact or f64), robot workcell monitoring,
-/// and the benchmark harness runners.
+/// intersection, time of impact), robot self-distance checks from URDF, workcell monitoring,
+/// LCP / convex QP solving (exact or f64), and the benchmark harness runners.
 #[derive(Debug, Parser)]
 #[command(name = "proxima", version)]
 struct Cli {
@@ -117,6 +119,7 @@ fn main() -> ExitCode {
     };
     exit::run_command(|| match &cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Query(args) if query::is_toi(args) => query_toi::run(args),
         Command::Query(args) => query::run(args),
         Command::Demo(args) => demo::run(args),
         Command::View(args) => view::run(args),
@@ -129,4 +132,38 @@ fn main() -> ExitCode {
         Command::BenchRobot(args) => bench_robot::run(args),
         Command::Reproduce(args) => reproduce::run(args),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::Cli;
+
+    /// `docs/cli-reference.md` is the rendering of this command tree; `PROXIMA_BLESS=1`
+    /// rewrites it (see `scripts/regen-docs.sh`).
+    #[test]
+    fn cli_reference_is_current() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli-reference.md");
+        let rendered = crate::cli_reference::render::<Cli>();
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current == rendered {
+            return;
+        }
+        if std::env::var_os("PROXIMA_BLESS").is_some() {
+            std::fs::write(&path, rendered).expect("write docs/cli-reference.md");
+            return;
+        }
+        panic!("docs/cli-reference.md is stale: run scripts/regen-docs.sh");
+    }
+
+    /// The root help describes the whole tool, not one part of it.
+    #[test]
+    fn root_help_describes_the_whole_tool() {
+        use clap::CommandFactory;
+        let help = Cli::command().render_long_help().to_string();
+        for word in ["distance", "LCP", "robot", "Benchmark harness", "completion"] {
+            assert!(help.contains(word), "`proxima --help` should mention {word}:\n{help}");
+        }
+    }
 }

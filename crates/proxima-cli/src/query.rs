@@ -184,10 +184,16 @@ fn text_row(rec: &QueryRecord<'_>) -> String {
     line
 }
 
-/// Runs `proxima query`.
+/// Whether the query asks for times of impact (a CCD workload, answered by `query_toi.rs`;
+/// `main.rs` routes it there, so this module does not import its sibling).
+pub fn is_toi(args: &QueryArgs) -> bool {
+    args.op == Op::Toi
+}
+
+/// Runs `proxima query` for `--op distance | intersects` (see [`is_toi`]).
 pub fn run(args: &QueryArgs) -> Result<()> {
-    if args.op == Op::Toi {
-        return crate::query_toi::run(args);
+    if is_toi(args) {
+        anyhow::bail!("internal: --op toi is answered by query_toi");
     }
     let w = workload::load(&args.file)?;
     let settings = QuerySettings::default()
@@ -228,7 +234,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
                     _ => (fields, None, direction, o.status(), o.error().map(str::to_string)),
                 }
             }
-            Op::Toi => unreachable!("answered by query_toi"),
+            Op::Toi => unreachable!("rejected at the top of run"),
         };
         let rec = QueryRecord { i, a: &w.ids[q.a], b: &w.ids[q.b], fields, status, path, direction, error };
         tally.add(status);

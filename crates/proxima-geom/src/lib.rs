@@ -84,3 +84,9 @@ pub use query::{
     intersects, signed_distance,
 };
 pub use shape::{Shape, ShapeKind};
+
+/// The repository README's geometry example, compiled and run as a doctest of this crate
+/// (only under `cargo test`: the README lies outside the published package).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct RepositoryReadme;

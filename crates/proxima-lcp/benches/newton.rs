@@ -141,3 +141,35 @@ mod newton_step {
         bencher.bench(|| solve_fischer_newton(black_box(&a), black_box(&b), None, &s).unwrap().iterations);
     }
 }
+
+/// The direct sub-solve alone: LU with partial pivoting on a dense k × k system (a Gaussian
+/// matrix plus 2√k I: the reduced Newton systems of the harness's `dense` family are 60–80,
+/// of `n4l_contact` 75–160), the generic routine (row-major) against the vectorized `f64`
+/// one (column-major: the same matrix read as its transpose, an equally random system).
+mod dense_lu {
+    use super::*;
+    use proxima_lcp::linalg::{lu_solve_f64, solve_in_place};
+
+    fn system(k: usize) -> (Vec<f64>, Vec<f64>) {
+        let mut rng = SmallRng::seed_from_u64(7 + k as u64);
+        let mut a: Vec<f64> = (0..k * k).map(|_| gauss(&mut rng)).collect();
+        for i in 0..k {
+            a[i * k + i] += 2.0 * (k as f64).sqrt();
+        }
+        (a, (0..k).map(|_| gauss(&mut rng)).collect())
+    }
+
+    #[divan::bench(args = [24, 72, 128, 190])]
+    fn generic(bencher: Bencher, k: usize) {
+        let (a, b) = system(k);
+        bencher
+            .with_inputs(|| (a.clone(), b.clone()))
+            .bench_local_refs(|(a, b)| solve_in_place(a, b, &1e-300));
+    }
+
+    #[divan::bench(args = [24, 72, 128, 190])]
+    fn vectorized(bencher: Bencher, k: usize) {
+        let (a, b) = system(k);
+        bencher.with_inputs(|| (a.clone(), b.clone())).bench_local_refs(|(a, b)| lu_solve_f64(a, b, 1e-300));
+    }
+}

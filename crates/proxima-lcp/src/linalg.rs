@@ -4,8 +4,15 @@
 //! magnitude in its column (stable in practice); for exact types the first non-zero entry
 //! (every non-zero pivot is exact, so the cheapest is chosen). A matrix is declared singular
 //! when no pivot exceeds `tolerance` in magnitude (zero for exact types).
+//!
+//! [`lu_solve_f64`] is the same elimination for `f64` on column-major storage, vectorized and
+//! with the same rounding (the same bits): the Newton methods' direct sub-solve.
 
 use proxima_num::Field;
+
+mod lu_f64;
+
+pub use lu_f64::lu_solve_f64;
 
 /// Solves `A x = b` in place for a square row-major `a` (n × n, destroyed) and `b` (length n,
 /// overwritten by x). Returns `false` (leaving garbage) when A is singular to `tolerance`.

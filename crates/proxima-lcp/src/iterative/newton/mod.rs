@@ -59,7 +59,7 @@ pub use functions::{fb_jacobian_coefficients, fischer_burmeister, min_map, minma
 pub use line_search::{LineSearchOutcome, LineSearchSettings, projected_line_search};
 pub use settings::{FischerSettings, JacobianStrategy, NewtonSettings, SubSolver};
 
-use direct::DirectStep;
+use direct::{DirectStep, max_abs};
 use functions::{SplitMix64, fb_partials};
 
 /// Work counters of a Newton run (iteration statistics and cost reports).
@@ -216,10 +216,6 @@ fn merit_of(kind: &Kind, x: &[f64], y: &[f64], f: &mut [f64]) -> f64 {
 
 fn norm2(v: &[f64]) -> f64 {
     v.iter().map(|a| a * a).sum::<f64>().sqrt()
-}
-
-fn max_abs(v: &[f64]) -> f64 {
-    v.iter().fold(0.0f64, |m, a| m.max(a.abs()))
 }
 
 /// Min-map Newton as J = D_p + D_q A: (p_i, q_i) = (0, 1) on 𝒜 = {y_i < x_i}, (1, 0) on ℱ.

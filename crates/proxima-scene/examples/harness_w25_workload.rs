@@ -2,7 +2,9 @@
 //! workload (`../shared/bench/geometry/FORMAT.md`), so the same queries can be timed through
 //! coal / FCL with the shared harness and through `proxima bench-geometry`.
 //!
-//! `cargo run --release -p proxima-scene --example w25_workload -- OUT.json [STEP]`
+//! `cargo run --release -p proxima-scene --example harness_w25_workload -- OUT.json [STEP]`
+//!
+//! ci-run: target/ci-examples/w25-workload.json 500
 
 use proxima_geom::{Pose, Shape};
 use proxima_scene::workcell::{self, PrismModel};
@@ -17,7 +19,7 @@ fn pose(p: &Pose) -> Value {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let out = args.get(1).ok_or("usage: w25_workload OUT.json [STEP]")?;
+    let out = args.get(1).ok_or("usage: harness_w25_workload OUT.json [STEP]")?;
     let step: usize = args.get(2).map_or(Ok(1), |s| s.parse())?;
     let mut cell = workcell::w25(PrismModel::BoundingBox, false)?;
     let shapes: Vec<Value> = cell
