@@ -169,17 +169,7 @@ fn enclosed_balls(
                 let s = if xy > rr { rr / xy } else { 1.0 };
                 Point3::new(x.x * s, x.y * s, x.z.clamp(-hh, hh))
             };
-            let top = r.min(h);
-            if super::gt(top, 0.0) {
-                out[k] = (clamp(q - m * top, top), top);
-                k += 1;
-            }
-            let mut rho = top;
-            while k < BALLS && super::gt(rho, 0.0) {
-                out[k] = (clamp(p - m * rho, rho), rho);
-                k += 1;
-                rho *= 0.5;
-            }
+            k = clamped_balls(p, q, m, r.min(h), clamp, out);
         }
         Shape::Cuboid(b) => {
             let e = b.half_extents();
@@ -187,19 +177,35 @@ fn enclosed_balls(
                 let lim = e.add_scalar(-rho);
                 Point3::new(x.x.clamp(-lim.x, lim.x), x.y.clamp(-lim.y, lim.y), x.z.clamp(-lim.z, lim.z))
             };
-            let top = e.min();
-            if super::gt(top, 0.0) {
-                out[k] = (clamp(q - m * top, top), top);
-                k += 1;
-            }
-            let mut rho = top;
-            while k < BALLS && super::gt(rho, 0.0) {
-                out[k] = (clamp(p - m * rho, rho), rho);
-                k += 1;
-                rho *= 0.5;
-            }
+            k = clamped_balls(p, q, m, e.min(), clamp, out);
         }
         _ => {}
+    }
+    k
+}
+
+/// The balls of a body that contains its shrunk copy dilated by ρ (for ρ ≤ `top`), after the
+/// radius-0 candidate in `out[0]`: radius `top` at q − top·m, then radii top·2⁻ᵏ at p − ρm,
+/// each centre moved into the body shrunk by ρ by `clamp`. Returns the count in `out`.
+fn clamped_balls(
+    p: &Point3<f64>,
+    q: &Point3<f64>,
+    m: &Vector3<f64>,
+    top: f64,
+    clamp: impl Fn(Point3<f64>, f64) -> Point3<f64>,
+    out: &mut [(Point3<f64>, f64); BALLS],
+) -> usize {
+    let mut k = 1;
+    if !super::gt(top, 0.0) {
+        return k;
+    }
+    out[k] = (clamp(q - m * top, top), top);
+    k += 1;
+    let mut rho = top;
+    while k < BALLS && super::gt(rho, 0.0) {
+        out[k] = (clamp(p - m * rho, rho), rho);
+        k += 1;
+        rho *= 0.5;
     }
     k
 }
