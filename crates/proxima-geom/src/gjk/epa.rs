@@ -36,6 +36,13 @@
 //!   face sees (rounding) ends the loop with [`EpaStatus::Stagnated`], the bracket valid.
 //! * Every quantity is relative to the scale of M, so large scale differences between the
 //!   shapes only enter through that scale.
+//!
+//! # Finishing
+//!
+//! A caller may pass a hook ([`expand_finishing`]) that is tried once the gap is below
+//! [`FINISH_FROM`] × scale with the closest face: a proven bracket from another method (the
+//! curved cores' Newton depth with its enclosed-ball certificate, or a depth floor already
+//! proven). Its bounds join EPA's; when they meet the tolerance the expansion stops.
 
 use nalgebra::{Point3, Vector3};
 
@@ -100,6 +107,21 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_b: &crate::Pose,
     settings: &super::GjkSettings,
 ) -> Result<Option<EpaOutput>, crate::GeomError> {
+    penetration_above(a, pose_a, b, pose_b, settings, 0.0)
+}
+
+/// [`penetration`] when a lower bound `floor` of the depth is already proven: the expansion
+/// stops as soon as its upper bound is within the tolerance of it (the lower end of the
+/// result is at least `floor`). EPA's upper bound converges much faster than its lower one
+/// on curved or rounded shapes, so a known floor saves most of the expansion.
+pub(crate) fn penetration_above<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    pose_a: &crate::Pose,
+    b: &B,
+    pose_b: &crate::Pose,
+    settings: &super::GjkSettings,
+    floor: f64,
+) -> Result<Option<EpaOutput>, crate::GeomError> {
     settings.validate()?;
     let frame = super::RelativeFrame::new(pose_a, pose_b);
     let mut diff = Difference { a, b, frame, hint_a: super::COLD_HINT, hint_b: super::COLD_HINT };
@@ -107,7 +129,16 @@ pub fn penetration<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if run.status != super::GjkStatus::Contact {
         return Ok(None);
     }
-    let e = expand(&mut diff, &run.simplex, run.scale, settings);
+    let mut known = |_: &mut Difference<'_, A, B>, _: &Simplex, n: &Vector3<f64>, _: f64| {
+        (floor > 0.0).then_some(Finish {
+            lower: floor,
+            upper: f64::INFINITY,
+            normal: *n,
+            a: Point3::origin(),
+            b: Point3::origin(),
+        })
+    };
+    let e = expand_finishing(&mut diff, &run.simplex, run.scale, settings, &mut known);
     Ok(Some(EpaOutput {
         normal: pose_a.transform_vector(&e.normal),
         point_a: pose_a.transform_point(&e.point_a),
@@ -128,16 +159,56 @@ struct Face {
 const MAX_VERTICES: usize = 512;
 
 /// EPA from a GJK simplex that contains the origin (in A's frame; output in A's frame).
+#[cfg(test)]
 pub(crate) fn expand<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     diff: &mut Difference<'_, A, B>,
     simplex: &Simplex,
     scale: f64,
     settings: &super::GjkSettings,
 ) -> EpaOutput {
+    expand_finishing(
+        diff,
+        simplex,
+        scale,
+        settings,
+        &mut |_: &mut Difference<'_, A, B>, _: &Simplex, _: &Vector3<f64>, _| None,
+    )
+}
+
+/// A proven depth bracket from another method, with the witnesses and normal of its upper
+/// end (A's frame): what a [`expand_finishing`] hook returns.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Finish {
+    pub lower: f64,
+    pub upper: f64,
+    pub normal: Vector3<f64>,
+    pub a: Point3<f64>,
+    pub b: Point3<f64>,
+}
+
+/// EPA's gap (relative to the scale) at which the finishing hook is tried once.
+pub(crate) const FINISH_FROM: f64 = 1e-3;
+
+/// [`expand`] with a finishing hook: once the expansion's gap is below [`FINISH_FROM`] ×
+/// scale, `finish(diff, closest face as a simplex, its normal, target)` may return a proven
+/// bracket; when it meets the tolerance the expansion stops there ([`EpaStatus::Converged`]),
+/// otherwise its bounds are kept (both are proven) and the expansion goes on.
+pub(crate) fn expand_finishing<A, B, F>(
+    diff: &mut Difference<'_, A, B>,
+    simplex: &Simplex,
+    scale: f64,
+    settings: &super::GjkSettings,
+    finish: &mut F,
+) -> EpaOutput
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+{
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => expand_in(diff, simplex, scale, settings, &mut scratch),
+        Ok(mut scratch) => expand_in(diff, simplex, scale, settings, &mut scratch, finish),
         // Not reachable (EPA does not re-enter itself); fresh buffers keep it correct anyway.
-        Err(_) => expand_in(diff, simplex, scale, settings, &mut Scratch::default()),
+        Err(_) => expand_in(diff, simplex, scale, settings, &mut Scratch::default(), finish),
     })
 }
 
@@ -156,13 +227,19 @@ thread_local! {
     static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
 }
 
-fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+fn expand_in<A, B, F>(
     diff: &mut Difference<'_, A, B>,
     simplex: &Simplex,
     scale: f64,
     settings: &super::GjkSettings,
     scratch: &mut Scratch,
-) -> EpaOutput {
+    finish: &mut F,
+) -> EpaOutput
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+{
     let Scratch { verts, faces, edges, removed } = scratch;
     verts.clear();
     verts.extend_from_slice(&simplex.v[..simplex.len]);
@@ -197,6 +274,8 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut best_upper_n = faces[0].n;
     let mut status = EpaStatus::MaxIterations;
     let mut it = 0u32;
+    let mut finished: Option<Finish> = None;
+    let mut tried = false;
     while it < settings.max_iterations {
         it += 1;
         // The closest face (the first of equal ones; every face is alive here: the dead
@@ -223,10 +302,27 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             upper = h;
             best_upper_n = f.n;
         }
-        let lower = f.dist.max(0.0);
+        let mut lower = f.dist.max(0.0);
         if upper - lower <= settings.tolerance * scale {
             status = EpaStatus::Converged;
             break;
+        }
+        if !tried && upper - lower <= FINISH_FROM * scale {
+            tried = true;
+            let mut s = Simplex::new();
+            for &k in &f.idx {
+                s.push(verts[k as usize]);
+            }
+            if let Some(fin) = finish(diff, &s, &f.n, settings.tolerance * scale) {
+                finished = Some(fin);
+            }
+        }
+        if let Some(fin) = finished {
+            lower = lower.max(fin.lower);
+            if fin.upper.min(upper) - lower <= settings.tolerance * scale {
+                status = EpaStatus::Converged;
+                break;
+            }
         }
         if verts.len() >= MAX_VERTICES {
             break;
@@ -292,8 +388,25 @@ fn expand_in<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         faces.retain(|x| x.alive);
     }
-    let lower =
-        faces.iter().filter(|x| x.alive).map(|x| x.dist).fold(f64::INFINITY, f64::min).max(0.0).min(upper);
+    let mut lower = faces.iter().filter(|x| x.alive).map(|x| x.dist).fold(f64::INFINITY, f64::min).max(0.0);
+    if let Some(fin) = finished {
+        lower = lower.max(fin.lower);
+        if fin.upper < upper {
+            // The hook's upper end is the better estimate: its witnesses and normal.
+            let lower = lower.min(fin.upper);
+            return EpaOutput {
+                status,
+                depth: fin.upper,
+                lower,
+                upper: fin.upper,
+                normal: fin.normal,
+                point_a: fin.a,
+                point_b: fin.b,
+                iterations: it,
+            };
+        }
+    }
+    let lower = lower.min(upper);
     // Witnesses from the closest face's projection of the origin.
     let f = faces.iter().filter(|x| x.alive).min_by(|x, y| x.dist.total_cmp(&y.dist)).copied();
     let (pa, pb, n) = match f {

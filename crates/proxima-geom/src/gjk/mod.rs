@@ -14,6 +14,8 @@
 //! ([`penetration`]) expands it into a polytope P ⊆ M to find the penetration depth
 //! min_{|n|=1} h_M(n), again with a bracket: the distance from the origin to ∂P is a lower
 //! bound of the depth, and h_M(n) along the best face normal an upper bound.
+//! Overlapping curved cores finish their depth by Newton on the support functions once EPA's
+//! gap is loose (`depth.rs`), the lower bound then proven by a ball enclosed in M.
 //!
 //! # Contents
 //!
@@ -28,6 +30,7 @@
 //! better algorithm here, on the shapes' *cores* (sphere → centre, capsule → axis segment,
 //! rounded shape → inner shape) with the radii added back.
 
+mod depth;
 mod distance;
 mod epa;
 mod polish;
@@ -41,9 +44,11 @@ pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
+pub(crate) use depth::finish_curved;
 pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, run, store};
+pub(crate) use epa::{Finish, penetration_above};
 pub(crate) use polish::{Polished, is_curved, polish};
-pub(crate) use simplex::closest_to_origin;
+pub(crate) use simplex::{Simplex, closest_to_origin};
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,
     core_of, scan_support, scanned_hint, warm_hint,

@@ -99,15 +99,16 @@ enum Feature {
     ConeSide,
 }
 
-/// The feature of a core at the local direction `m`; `None` for cores without a known
-/// Hessian (composites).
-fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
+/// The feature of a core at the local direction `m` (a direction within `kink` (relative) of
+/// a kink counts as at it, see [`KINK`]); `None` for cores without a known Hessian
+/// (composites).
+fn feature(core: &CoreShape<'_>, m: &Vector3<f64>, kink: f64) -> Option<Feature> {
     match core {
         CoreShape::Origin | CoreShape::Scanned(_) => Some(Feature::Smooth),
         // A capsule's axis: a cylinder of radius 0, whose side is the segment itself (its
         // endpoints tie across m_z = 0); no cap.
         CoreShape::ZSegment(_) => {
-            Some(if !gt(m.z.abs(), KINK * m.norm()) { Feature::Side } else { Feature::Smooth })
+            Some(if !gt(m.z.abs(), kink * m.norm()) { Feature::Side } else { Feature::Smooth })
         }
         CoreShape::Whole(s) => match s {
             Shape::Point(_)
@@ -121,9 +122,9 @@ fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
             Shape::Cone(c) => {
                 let len = m.norm();
                 let (s, _) = cone_lateral(c);
-                Some(if !gt(planar_norm(m.x, m.y), KINK * len) && m.z < 0.0 {
+                Some(if !gt(planar_norm(m.x, m.y), kink * len) && m.z < 0.0 {
                     Feature::Cap
-                } else if !gt((m.z - s * len).abs(), KINK * len) {
+                } else if !gt((m.z - s * len).abs(), kink * len) {
                     Feature::ConeSide
                 } else {
                     // The apex (a vertex) or a rim point (curved like a cylinder's rim).
@@ -132,9 +133,9 @@ fn feature(core: &CoreShape<'_>, m: &Vector3<f64>) -> Option<Feature> {
             }
             Shape::Cylinder(_) => {
                 let len = m.norm();
-                Some(if !gt(planar_norm(m.x, m.y), KINK * len) {
+                Some(if !gt(planar_norm(m.x, m.y), kink * len) {
                     Feature::Cap
-                } else if !gt(m.z.abs(), KINK * len) {
+                } else if !gt(m.z.abs(), kink * len) {
                     Feature::Side
                 } else {
                     Feature::Smooth
@@ -226,11 +227,33 @@ pub(crate) struct Polished {
     pub steps: u32,
 }
 
-impl Polished {
-    /// Folds one evaluation into the bracket: its dual value raises the lower bound, its
-    /// witness distance may lower the upper bound (with its witnesses); `true` once the gap
-    /// meets `target`.
-    fn tighten(&mut self, e: &Eval, target: f64) -> bool {
+/// What the Newton iterates tighten: the distance bracket of separated cores
+/// ([`Polished`]) or the depth bracket of overlapping ones ([`DepthPolished`]). Both
+/// maximize the same g(n) over the unit sphere; they differ in the bounds an iterate proves.
+pub(crate) trait Bracket {
+    /// Whether Newton may continue from an iterate with this g (the distance bracket needs
+    /// g > 0: separation proven along n).
+    fn admissible(&self, g: f64) -> bool;
+    /// Folds one evaluation into the bracket; `true` once the gap meets `target`.
+    fn tighten(&mut self, diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>, e: &Eval, target: f64)
+    -> bool;
+    /// Records the Newton steps taken.
+    fn set_steps(&mut self, steps: u32);
+    /// How near (relative) a kink of a support function the start may be to be taken as at
+    /// it (the optimum then assumed on the kink's manifold).
+    fn kink(&self) -> f64 {
+        KINK
+    }
+}
+
+impl Bracket for Polished {
+    fn admissible(&self, g: f64) -> bool {
+        gt(g, 0.0)
+    }
+
+    /// Its dual value raises the lower bound, its witness distance may lower the upper bound
+    /// (with its witnesses).
+    fn tighten(&mut self, _: &Difference<'_, CoreShape<'_>, CoreShape<'_>>, e: &Eval, target: f64) -> bool {
         self.lower = self.lower.max(e.g);
         let up = e.grad.norm();
         if up < self.upper {
@@ -238,14 +261,24 @@ impl Polished {
         }
         self.upper - self.lower <= target
     }
+
+    fn set_steps(&mut self, steps: u32) {
+        self.steps = steps;
+    }
 }
 
-struct Eval {
-    g: f64,
+/// One evaluation of g at a unit direction.
+pub(crate) struct Eval {
+    /// The unit direction (from A towards B).
+    pub n: Vector3<f64>,
+    /// g(n) = −h_A(n) − h_B(−n).
+    pub g: f64,
     /// b − a for the feature witnesses (= ∇g along the constraint manifold).
-    grad: Vector3<f64>,
-    a: Point3<f64>,
-    b: Point3<f64>,
+    pub grad: Vector3<f64>,
+    /// The witnesses: points of A's and B's cores (computation frame) on their support
+    /// planes along n.
+    pub a: Point3<f64>,
+    pub b: Point3<f64>,
 }
 
 /// The pair's features and the constraint they put on n.
@@ -326,7 +359,7 @@ fn evaluate(diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3
         let (bl, al) = (Point3::from(r.tr_mul(&(b.coords - t))), Point3::from(r.tr_mul(&(a.coords - t))));
         b = Point3::from(r * feature_witness(diff.b, f.b, &bl, &al).coords + t);
     }
-    Eval { g, grad: b - a, a, b }
+    Eval { n: *n, g, grad: b - a, a, b }
 }
 
 /// Closest points of two cylinder sides facing each other: the lines through the support
@@ -359,6 +392,44 @@ fn side_side(
     (s.abs() <= ha && t.abs() <= hb).then(|| (a0 + Vector3::z() * s, b0 + v * t))
 }
 
+/// Closest points of a polytope's edge and a cylinder's side line facing each other (the
+/// cylinder is A when `side_is_a`): the side's line through its support point (`a` or `b`)
+/// along its axis; `None` unless both parameters fall within the edge and the side.
+fn edge_side(
+    diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    edge: &FlatFeature,
+    side_is_a: bool,
+    a: &Point3<f64>,
+    b: &Point3<f64>,
+) -> Option<(Point3<f64>, Point3<f64>)> {
+    let (core, s0) = if side_is_a { (diff.a, a) } else { (diff.b, b) };
+    let half = match core {
+        CoreShape::Whole(Shape::Cylinder(c)) => c.half_height(),
+        CoreShape::ZSegment(h) => *h,
+        _ => return None,
+    };
+    let (v, z0): (Vector3<f64>, f64) = if side_is_a {
+        (Vector3::z(), s0.z)
+    } else {
+        (diff.frame.r.column(2).normalize(), diff.frame.r.tr_mul(&(s0.coords - diff.frame.t)).z)
+    };
+    // p(s) = p₀ + s·u on the edge (s ∈ [0, 1]), q(t) = s₀ + t·v on the side (z₀ + t ∈ [−h, h]).
+    let (p0, u) = (edge.points[0], edge.points[1] - edge.points[0]);
+    let w = p0 - s0;
+    let (uu, uv, vv, uw, vw) = (u.norm_squared(), u.dot(&v), v.norm_squared(), u.dot(&w), v.dot(&w));
+    let det = uu * vv - uv * uv;
+    if !gt(det, KINK * uu * vv) {
+        return None;
+    }
+    let sp = (uv * vw - vv * uw) / det;
+    let tq = (uu * vw - uv * uw) / det;
+    if !((0.0..=1.0).contains(&sp) && (z0 + tq).abs() <= half) {
+        return None;
+    }
+    let (pe, qs) = (p0 + u * sp, s0 + v * tq);
+    Some(if side_is_a { (qs, pe) } else { (pe, qs) })
+}
+
 /// Projects n onto the great circle orthogonal to `c` (unit), normalized.
 fn onto_circle(n: &Vector3<f64>, c: &Option<Vector3<f64>>) -> Vector3<f64> {
     match c {
@@ -376,16 +447,16 @@ fn onto_circle(n: &Vector3<f64>, c: &Option<Vector3<f64>>) -> Vector3<f64> {
 /// the great circle orthogonal to its axis (1 unknown); a cone's lateral side → Newton on its
 /// circle of lateral normals ([`cone_side`], 1 unknown); a cap against a smooth support → the
 /// cap normal itself (no unknown). Other combinations are left to GJK.
-pub(crate) fn polish(
+pub(crate) fn polish<T: Bracket>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     n0: Vector3<f64>,
     simplex: &Simplex,
-    seed: Polished,
+    seed: T,
     target: f64,
-) -> Option<Polished> {
+) -> Option<T> {
     let mut f = Features {
-        a: feature(diff.a, &n0)?,
-        b: feature(diff.b, &diff.frame.r.tr_mul(&-n0))?,
+        a: feature(diff.a, &n0, seed.kink())?,
+        b: feature(diff.b, &diff.frame.r.tr_mul(&-n0), seed.kink())?,
         flat_a: None,
         flat_b: None,
     };
@@ -398,9 +469,11 @@ pub(crate) fn polish(
     for (k, v) in vertices.iter().enumerate() {
         (pa[k], pb[k]) = (v.a, v.b);
     }
-    if is_polyhedral(diff.a) && f.b == Feature::Smooth {
+    // (Against a cylinder's side too: an edge and a side line fix n as their common normal.)
+    let smooth_or_side = |x: Feature| matches!(x, Feature::Smooth | Feature::Side);
+    if is_polyhedral(diff.a) && smooth_or_side(f.b) {
         f.flat_a = FlatFeature::of(&pa[..simplex.len]);
-    } else if is_polyhedral(diff.b) && f.a == Feature::Smooth {
+    } else if is_polyhedral(diff.b) && smooth_or_side(f.a) {
         f.flat_b = FlatFeature::of(&pb[..simplex.len]);
     }
     if f.a == Feature::ConeSide || f.b == Feature::ConeSide {
@@ -428,6 +501,21 @@ pub(crate) fn polish(
                 (oriented(normal.try_normalize(0.0)?), None, true)
             }
         },
+        // A polytope's edge or face against a cylinder's side: n is the edge × axis or the
+        // face normal (fixed).
+        (Feature::Side, Feature::Smooth) | (Feature::Smooth, Feature::Side) if flat.is_some() => {
+            let ff = flat?;
+            let axis = if f.a == Feature::Side { axis_a } else { axis_b };
+            let normal = if ff.len == 2 {
+                (ff.points[1] - ff.points[0]).cross(&axis)
+            } else {
+                (ff.points[1] - ff.points[0]).cross(&(ff.points[2] - ff.points[0]))
+            };
+            if !gt(normal.norm(), KINK * (ff.points[1] - ff.points[0]).norm()) {
+                return None;
+            }
+            (oriented(normal.normalize()), None, true)
+        }
         (Feature::Side, Feature::Smooth) => (onto_circle(&n0, &Some(axis_a)), Some(axis_a), false),
         (Feature::Smooth, Feature::Side) => (onto_circle(&n0, &Some(axis_b)), Some(axis_b), false),
         (Feature::Cap, Feature::Smooth) => (oriented(axis_a), None, true),
@@ -446,15 +534,19 @@ pub(crate) fn polish(
         (e.a, e.b) = side_side(diff, &e.a, &e.b)?;
         e.grad = e.b - e.a;
     }
+    if let Some(ff) = flat.filter(|ff| ff.len == 2 && (f.a == Feature::Side || f.b == Feature::Side)) {
+        (e.a, e.b) = edge_side(diff, &ff, f.a == Feature::Side, &e.a, &e.b)?;
+        e.grad = e.b - e.a;
+    }
     let mut best = seed;
-    if best.tighten(&e, target) {
+    if best.tighten(diff, &e, target) {
         return Some(best);
     }
     if fixed {
         return None;
     }
     for step in 1..=MAX_STEPS {
-        if !gt(e.g, 0.0) {
+        if !best.admissible(e.g) {
             return None;
         }
         let h = hessians(diff, &n);
@@ -464,7 +556,9 @@ pub(crate) fn polish(
                 let t1 = c.cross(&n).normalize();
                 let m = t1.dot(&(h * t1)) + e.g;
                 let step = t1.dot(&e.grad) / m;
-                if !step.is_finite() {
+                // (m ≤ 0: g is not concave here, no ascent step; with g < 0, overlapping
+                // cores whose curvature radii sum below the depth.)
+                if !(step.is_finite() && gt(m, 0.0)) {
                     return None;
                 }
                 t1 * step
@@ -477,6 +571,9 @@ pub(crate) fn polish(
                 let e2 = n.cross(&e1);
                 let (he1, he2) = (h * e1, h * e2);
                 let m = Matrix2::new(e1.dot(&he1) + e.g, e1.dot(&he2), e2.dot(&he1), e2.dot(&he2) + e.g);
+                if !(gt(m[(0, 0)], 0.0) && gt(m.determinant(), 0.0)) {
+                    return None;
+                }
                 let sol = m.lu().solve(&Vector2::new(e1.dot(&e.grad), e2.dot(&e.grad)))?;
                 if !(sol.x.is_finite() && sol.y.is_finite()) {
                     return None;
@@ -496,11 +593,17 @@ pub(crate) fn polish(
             tangent *= 0.5;
         }
         let (next, ne) = accepted?;
+        let moved = ne.g - e.g;
         n = next;
         e = ne;
-        best.steps = step;
-        if best.tighten(&e, target) {
+        best.set_steps(step);
+        if best.tighten(diff, &e, target) {
             return Some(best);
+        }
+        if moved <= target {
+            // g has settled (Newton converged) but the bracket has not closed: the other
+            // bound is what is missing, and more steps will not bring it.
+            return None;
         }
     }
     None
@@ -520,13 +623,13 @@ pub(crate) fn polish(
 /// and Newton steps θ ← θ + (q·t)/(ρ (tᵀH t + q·(m − s ẑ)/ρ²)), halved while g decreases.
 /// The cone's witness is the point of the generator at θ (apex to rim point) closest to q.
 /// Every iterate's g is a lower bound and its witnesses lie in the shapes.
-fn cone_side(
+fn cone_side<T: Bracket>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     n0: Vector3<f64>,
     cone_is_a: bool,
-    seed: Polished,
+    seed: T,
     target: f64,
-) -> Option<Polished> {
+) -> Option<T> {
     let (cone, other) = if cone_is_a { (diff.a, diff.b) } else { (diff.b, diff.a) };
     let (CoreShape::Whole(Shape::Cone(c)), other) = (*cone, *other) else { return None };
     let (s, rho) = cone_lateral(c);
@@ -539,7 +642,7 @@ fn cone_side(
     let m0 = to_cone(&n0);
     let mut theta = m0.y.atan2(m0.x);
     // g at θ, the witnesses (computation frame), and q (the other's support, cone frame).
-    let mut eval = |theta: f64| {
+    let eval = |diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, theta: f64| {
         let m = at(theta);
         let n = from_cone(&m);
         let x = diff.support(&-n);
@@ -552,11 +655,11 @@ fn cone_side(
         let u = ((q - apex).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
         let p = apex + e * u;
         let (a, b) = if cone_is_a { (Point3::from(p), x.b) } else { (x.a, Point3::from(rot * p + t)) };
-        (Eval { g, grad: b - a, a, b }, q, m)
+        (Eval { n, g, grad: b - a, a, b }, q, m)
     };
     let mut best = seed;
-    let (mut e, mut q, mut m) = eval(theta);
-    if best.tighten(&e, target) {
+    let (mut e, mut q, mut m) = eval(diff, theta);
+    if best.tighten(diff, &e, target) {
         return Some(best);
     }
     for step in 1..=MAX_STEPS {
@@ -574,7 +677,7 @@ fn cone_side(
         }
         let mut accepted = None;
         for _ in 0..=MAX_HALVINGS {
-            let trial = eval(theta + dtheta);
+            let trial = eval(diff, theta + dtheta);
             if trial.0.g >= e.g {
                 accepted = Some((theta + dtheta, trial));
                 break;
@@ -583,8 +686,8 @@ fn cone_side(
         }
         let (next, (ne, nq, nm)) = accepted?;
         (theta, e, q, m) = (next, ne, nq, nm);
-        best.steps = step;
-        if best.tighten(&e, target) {
+        best.set_steps(step);
+        if best.tighten(diff, &e, target) {
             return Some(best);
         }
     }

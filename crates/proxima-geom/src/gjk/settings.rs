@@ -134,6 +134,10 @@ pub struct GjkCache {
     pub(crate) swapped: bool,
     /// Iterations of the last run.
     pub(crate) last_iterations: u32,
+    /// The penetration direction of the last step when it ended in contact (first shape's
+    /// frame, from it towards the second): the next step in contact starts its depth from
+    /// it (`gjk/depth.rs`), before any EPA.
+    pub(crate) depth_normal: Option<Vector3<f64>>,
 }
 
 impl GjkCache {

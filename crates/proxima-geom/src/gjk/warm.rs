@@ -37,7 +37,7 @@
 use nalgebra::{Point3, Vector3};
 
 use super::distance::{Mode, Run, Start, run};
-use super::epa::{EpaOutput, EpaStatus, expand};
+use super::epa::{EpaOutput, EpaStatus, Finish, expand_finishing};
 use super::settings::{GjkSettings, GjkStatus};
 use super::simplex::{Simplex, Vertex};
 use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap, warm_hint};
@@ -135,13 +135,21 @@ impl WarmPairs {
 /// expansion stops with a valid but loose bracket), it is redone from a cold GJK run and the
 /// two brackets are intersected: both are proven, so the result is at least as tight as the
 /// cold answer and a warm start never loosens a depth.
-pub(crate) fn expand_warm<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+///
+/// `finish`: the finishing hook of [`expand_finishing`] (the curved cores' Newton depth).
+pub(crate) fn expand_warm<A, B, F>(
     diff: &mut Difference<'_, A, B>,
     contact: &Run,
     start: &Start,
     settings: &GjkSettings,
-) -> EpaOutput {
-    let e = expand(diff, &contact.simplex, contact.scale, settings);
+    finish: &mut F,
+) -> EpaOutput
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+{
+    let e = expand_finishing(diff, &contact.simplex, contact.scale, settings, finish);
     if e.status == EpaStatus::Converged || start.pairs.len() == 0 {
         return e;
     }
@@ -151,7 +159,7 @@ pub(crate) fn expand_warm<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if r.status != GjkStatus::Contact {
         return e;
     }
-    let c = expand(&mut cold, &r.simplex, r.scale, settings);
+    let c = expand_finishing(&mut cold, &r.simplex, r.scale, settings, finish);
     let lower = e.lower.max(c.lower);
     let best = if c.upper <= e.upper { c } else { e };
     EpaOutput { lower: lower.min(best.upper), ..best }

@@ -40,7 +40,7 @@ use super::dispatch::{self, must_swap};
 use super::distance::gjk;
 use super::{Algorithm, Certificate, DistanceResult, Proximity, QuerySettings, SignedDistance};
 use crate::error::GeomError;
-use crate::gjk::{SupportMap, penetration};
+use crate::gjk::{SupportMap, penetration_above};
 use crate::pose::Pose;
 use crate::shape::Shape;
 
@@ -67,7 +67,11 @@ pub(crate) fn signed_distance(
     pb: &Pose,
     settings: &QuerySettings,
 ) -> Result<SignedDistance, GeomError> {
-    let r = dispatch::distance(a, pa, b, pb, settings)?;
+    // The unsigned answer decides separation and gives the closed forms' exact depths; an
+    // overlap routed to GJK gets its depth once, in `depth_bracket` (asking the unsigned query
+    // for it as well ran EPA twice).
+    let unsigned = settings.clone().with_penetration_depth(false);
+    let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
     let bounded = a.is_bounded() && b.is_bounded();
     let exact = |value: f64, r: DistanceResult| SignedDistance {
         value,
@@ -176,7 +180,9 @@ fn dilated(
     let size = pair_size(a, pa, b, pb);
     let mu = 1e-3 * size + 2.0 * upper.max(0.0);
     let wide = Dilated { shape: b, radius: mu };
-    Ok(penetration(a, pa, &wide, pb, &settings.gjk)?.map(|e| (mu - e.upper, mu - e.lower)))
+    // sd(A, B) ≤ upper is proven, so the dilated depth μ − sd is at least μ − upper: EPA only
+    // has to bring its upper bound (the lower end of sd) down to there.
+    Ok(penetration_above(a, pa, &wide, pb, &settings.gjk, mu - upper)?.map(|e| (mu - e.upper, mu - e.lower)))
 }
 
 /// max(1, the extents of both shapes along the axes + the distance between their origins).

@@ -81,7 +81,10 @@ impl Shape {
             }
             Shape::Cylinder(c) => {
                 let (x, y) = (m.x, m.y);
-                let rlen = x.hypot(y);
+                // √(x² + y²) directly where it neither overflows nor underflows (hypot is a
+                // libm call, a tenth of an EPA on cylinders), hypot elsewhere.
+                let s = x * x + y * y;
+                let rlen = if (f64::MIN_POSITIVE..f64::MAX).contains(&s) { s.sqrt() } else { x.hypot(y) };
                 let (rx, ry) = if rlen > 0.0 && rlen.is_finite() {
                     (x / rlen * c.radius(), y / rlen * c.radius())
                 } else {

@@ -22,9 +22,9 @@ use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, CoreShape, Difference, GjkCache, GjkSettings, GjkStatus, Mode, PlacedCloud, Polished,
-    RelativeFrame, Run, Start, SupportMap, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
-    initial_direction, is_curved, polish, run, store,
+    COLD_HINT, CoreShape, Difference, EpaOutput, EpaStatus, Finish, GjkCache, GjkSettings, GjkStatus, Mode,
+    PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud, cold_core_of,
+    contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved, polish, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -83,7 +83,7 @@ fn gjk_answer(
     let (ca, ra) = core(a);
     let (cb, rb) = core(b);
     let frame = RelativeFrame::new(pa, pb);
-    let (mut init, hints) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
+    let (mut init, hints, depth_normal) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
     // Cold pairs of axial cores (cylinders, capsule segments) with a cylinder start from the
     // axes' closest points, and are polished by Newton from there before any GJK iteration.
     let mut newton_first = false;
@@ -94,7 +94,7 @@ fn gjk_answer(
         init.direction = v;
         newton_first = both_axial;
     }
-    let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth };
+    let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth, depth_normal };
     if let (CoreShape::Scanned(a), CoreShape::Scanned(b)) = (ca, cb) {
         // Two scanned polytopes: a run monomorphized for vertex clouds, whose support scans
         // are inlined into the loop and vectorized for the processor's instruction set (same
@@ -120,7 +120,23 @@ fn gjk_answer(
     } else {
         run(&mut diff, &init, &settings.gjk, Mode::Distance)
     };
-    conclude(&mut diff, &mut r, polished, &init, cache, &ask)
+    if curved {
+        // Overlapping curved cores: EPA to a loose gap, then Newton on the depth certified by
+        // an enclosed ball (`gjk/depth.rs`).
+        conclude(&mut diff, &mut r, polished, &init, cache, &ask, &mut finish_curved)
+    } else {
+        conclude(&mut diff, &mut r, polished, &init, cache, &ask, &mut no_finish)
+    }
+}
+
+/// No finishing hook: EPA runs to the tolerance.
+fn no_finish<A: ?Sized, B: ?Sized>(
+    _: &mut Difference<'_, A, B>,
+    _: &Simplex,
+    _: &Vector3<f64>,
+    _: f64,
+) -> Option<Finish> {
+    None
 }
 
 /// Up to this many vertices B is placed in A's frame before a small-cloud run.
@@ -168,7 +184,7 @@ impl CloudQuery<'_> {
     ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
         let mut diff = Difference { a, b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
         let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
-        conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask)
+        conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask, &mut no_finish)
     }
 }
 
@@ -179,26 +195,37 @@ struct Ask<'s> {
     radii: Radii,
     settings: &'s QuerySettings,
     depth: bool,
+    /// The last tracked step's penetration direction (A's frame), when it was in contact.
+    depth_normal: Option<Vector3<f64>>,
 }
 
 /// From a finished GJK run (and its Newton polish, if any) to the answer: the cache update,
 /// the witnesses in the world frame, EPA on contact when asked, and the case analysis.
-fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+fn conclude<A, B, F>(
     diff: &mut Difference<'_, A, B>,
     r: &mut Run,
     polished: Option<Polished>,
     init: &Start,
     cache: Option<(&mut GjkCache, bool)>,
     ask: &Ask<'_>,
-) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    depth_finish: &mut F,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+{
     let (a, pa, b, pb) = ask.shapes;
     let settings = ask.settings;
     if r.status == GjkStatus::Overflow || r.simplex.len == 0 {
         // Coordinates near f64::MAX overflowed the run (squared norms): no answer, not a guess.
         return Err(GeomError::NonFinite { what: "query (coordinates too large for f64)" });
     }
-    if let Some((c, swapped)) = cache {
-        store(c, r, swapped);
+    let mut cache = cache;
+    if let Some((c, swapped)) = cache.as_mut() {
+        store(c, r, *swapped);
+        // (Set again below when this step ends in contact.)
+        c.depth_normal = None;
     }
     let (qa, qb) = match polished {
         Some(p) => {
@@ -221,7 +248,38 @@ fn conclude<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             Core { qa: common, qb: common, core_depth: None, lower_hint: None }
         }
         GjkStatus::Contact => {
-            let e = expand_warm(diff, r, init, &settings.gjk);
+            // Tracking through contact: the depth from the last step's direction, when its
+            // certificate closes the bracket; otherwise EPA (with the curved cores' finish).
+            // The direction is kept for the next step only when a certificate closed this
+            // one: pairs that need EPA (rims, edges, deep smooth pairs) do not pay for a
+            // failing attempt at every step.
+            let target = settings.gjk.tolerance * r.scale;
+            let mut certified = false;
+            let mut hook = |d: &mut Difference<'_, A, B>, s: &Simplex, n: &Vector3<f64>, t: f64| {
+                let f = depth_finish(d, s, n, t);
+                certified |= f.is_some_and(|f| f.upper - f.lower <= t);
+                f
+            };
+            let warm = ask
+                .depth_normal
+                .and_then(|n| hook(diff, &Simplex::new(), &n, target))
+                .filter(|f| f.upper - f.lower <= target);
+            let e = match warm {
+                Some(f) => EpaOutput {
+                    status: EpaStatus::Converged,
+                    depth: f.upper,
+                    lower: f.lower,
+                    upper: f.upper,
+                    normal: f.normal,
+                    point_a: f.a,
+                    point_b: f.b,
+                    iterations: 0,
+                },
+                None => expand_warm(diff, r, init, &settings.gjk, &mut hook),
+            };
+            if let Some((c, _)) = cache.as_mut() {
+                c.depth_normal = certified.then_some(e.normal);
+            }
             // Touching: the proven depth is below round-off (a flat expansion measures its
             // extent, which is round-off sized, but it is judged like any other bound).
             let touching = e.upper <= contact_floor(r.scale);
@@ -404,12 +462,15 @@ fn unbounded(a: &Shape, b: &Shape) -> GeomError {
 }
 
 /// Start (direction, warm simplex) and hints, converted to the current order.
-fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start, (u32, u32)) {
+fn warm_state(
+    frame: &RelativeFrame,
+    cache: Option<(&GjkCache, bool)>,
+) -> (Start, (u32, u32), Option<Vector3<f64>>) {
     match cache {
         Some((c, swapped)) if c.is_warm() => {
             let s = initial_direction(frame, Some(c));
             if c.swapped == swapped {
-                (s, (c.hint_a, c.hint_b))
+                (s, (c.hint_a, c.hint_b), c.depth_normal)
             } else {
                 // Stored for (b, a): a direction d in b's frame for M' = B − A = −M becomes
                 // −R d in a's frame (R maps b's frame to a's).
@@ -423,10 +484,10 @@ fn warm_state(frame: &RelativeFrame, cache: Option<(&GjkCache, bool)>) -> (Start
                     *h = (h.1, h.0);
                 }
                 t.pairs = s.pairs.swapped();
-                (t, (c.hint_b, c.hint_a))
+                (t, (c.hint_b, c.hint_a), c.depth_normal.map(conv))
             }
         }
-        _ => (initial_direction(frame, None), (COLD_HINT, COLD_HINT)),
+        _ => (initial_direction(frame, None), (COLD_HINT, COLD_HINT), None),
     }
 }
 

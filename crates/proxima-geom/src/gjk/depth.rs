@@ -1,0 +1,345 @@
+//! Penetration depth of curved cores by Newton on the support function, certified by a ball
+//! enclosed in the Minkowski difference.
+//!
+//! # Maths
+//!
+//! For overlapping cores the depth is δ = min_{|n|=1} h_M(n), M = A − B, h_M(n) = h_A(n) +
+//! h_B(−n) = −g(n) with g the dual function of the distance polish ([`super::polish`]): the
+//! same maximization of g over the unit sphere, now at negative values. So
+//!
+//! * **upper bound**: δ ≤ −g(n) for every unit n (the half-space {n·x ≤ h_M(n)} contains M);
+//!   Newton on the sphere makes it quadratically convergent from a direction near the optimum
+//!   (EPA's closest face at a loose gap, or the last step's direction when tracking);
+//! * **lower bound** (the certificate): if ball(c_A, ρ_A) ⊆ A and ball(c_B, ρ_B) ⊆ B then
+//!   ball(c_A − c_B, ρ_A + ρ_B) ⊆ M, hence δ ≥ ρ_A + ρ_B − |c_A − c_B|. Taking the balls
+//!   tangent at the witnesses a ∈ A, b ∈ B on the support planes along n (c_A = a − ρ_A n,
+//!   c_B = b + ρ_B n) gives c_A − c_B = (a − b) − ρ n with ρ = ρ_A + ρ_B. At the optimum
+//!   a − b = δ n, so the bound is ρ − |δ − ρ| = δ exactly when ρ ≥ δ: the bound is tight to
+//!   second order in the distance to the optimum (|c|² = (ρ − h)² + |t|² for the tangential
+//!   part t of a − b). ρ ≥ δ is also the condition for the optimum to be a strict local
+//!   maximum of g (the tangential Hessian of g is −(H_A + H_B) − g·I), i.e. for Newton to
+//!   apply at all; when it fails, EPA goes on.
+//!
+//! The bound holds for *any* enclosed balls; nothing about the optimality of n is assumed:
+//! a Newton run that stopped at a local, non-global optimum leaves a gap between the
+//! bounds (the ball bound never exceeds the true depth), and EPA continues.
+//!
+//! # Enclosed balls per core
+//!
+//! * **ellipsoid** with radii r₁ ≥ r₂ ≥ r₃: the ball of radius r₃²/r₁ (the smallest radius of
+//!   curvature) tangent inside at any boundary point is in the ellipsoid (Blaschke's rolling
+//!   theorem, Rauch's form for surfaces: principal curvatures ≤ 1/ρ everywhere); tangent at
+//!   the support point along the local normal, recomputed in the ellipsoid's own frame;
+//! * **cylinder** (radius r, half height h) and **box** (half extents e): for ρ ≤ min(r, h)
+//!   (min e) the body contains the shrunk body ⊕ ball(ρ), so any centre clamped into the
+//!   shrunk body (radius r − ρ, half height h − ρ; half extents e − ρ) is a valid centre;
+//!   the centres are a − ρ n clamped, for ρ at 1, ½, ¼ and ⅛ of the largest (clamping
+//!   moves the ball off the witness near an edge, where a smaller ball stays tangent);
+//! * every core: the witness itself with radius 0 (the witness is a point of the core).
+//!
+//! The best pair of candidates is kept. Rounding: the bound is lowered by 16 ulps of the
+//! magnitudes involved, and B's radius is scaled by 1 − 3e for the relative rotation's
+//! distortion e = max |RᵀR − I| (R·ball(ρ) contains the ball of radius (1 − 3e)ρ).
+
+use nalgebra::{Point3, Vector3};
+
+use super::epa::Finish;
+use super::polish::{Bracket, Eval, polish};
+use super::simplex::Simplex;
+use super::support::{CoreShape, Difference, SupportMap};
+use crate::shape::Shape;
+
+/// The depth bracket and the witnesses of its upper end, from the Newton iterates
+/// (computation frame: A's).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DepthPolished {
+    /// Best enclosed-ball lower bound of the depth.
+    pub lower: f64,
+    /// Best upper bound min −g(n) over the iterates.
+    pub upper: f64,
+    /// The unit direction of `upper` (from A towards B: B moves by `upper` along it).
+    pub normal: Vector3<f64>,
+    /// The witnesses of `upper`: a ∈ A, b ∈ B on their support planes along `normal`.
+    pub a: Point3<f64>,
+    pub b: Point3<f64>,
+    /// Newton steps taken.
+    pub steps: u32,
+}
+
+impl DepthPolished {
+    /// No bound yet: [0, ∞).
+    pub fn empty() -> Self {
+        Self {
+            lower: 0.0,
+            upper: f64::INFINITY,
+            normal: Vector3::z(),
+            a: Point3::origin(),
+            b: Point3::origin(),
+            steps: 0,
+        }
+    }
+}
+
+impl Bracket for DepthPolished {
+    fn admissible(&self, _g: f64) -> bool {
+        // Any sign: the Newton system's definiteness decides (see the module docs).
+        true
+    }
+
+    fn tighten(
+        &mut self,
+        diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        e: &Eval,
+        target: f64,
+    ) -> bool {
+        let up = -e.g;
+        if up < self.upper {
+            (self.upper, self.normal, self.a, self.b) = (up, e.n, e.a, e.b);
+        }
+        self.lower = self.lower.max(enclosed_ball_bound(diff, &e.n, &e.a, &e.b));
+        self.upper - self.lower <= target
+    }
+
+    fn set_steps(&mut self, steps: u32) {
+        self.steps = steps;
+    }
+
+    fn kink(&self) -> f64 {
+        DEPTH_KINK
+    }
+}
+
+/// The depth polish starts from EPA's closest face at a loose gap, whose normal can be some
+/// 1e-2 off the optimum: a cylinder direction this near (relative) its side or cap normals is
+/// taken as at the side or cap (a wrong guess only costs the attempt: the bracket is proven
+/// either way, and EPA goes on).
+const DEPTH_KINK: f64 = 0.05;
+
+/// The finishing hook of EPA on curved cores ([`super::epa::expand_finishing`]): Newton on
+/// the depth from EPA's closest face (`face`, normal `n`) until the enclosed-ball bound
+/// meets the upper bound to `target`; `None` when it does not.
+pub(crate) fn finish_curved(
+    diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    face: &Simplex,
+    n: &Vector3<f64>,
+    target: f64,
+) -> Option<Finish> {
+    let p = polish(diff, *n, face, DepthPolished::empty(), target)?;
+    Some(Finish { lower: p.lower, upper: p.upper, normal: p.normal, a: p.a, b: p.b })
+}
+
+/// Up to this many candidate balls per core.
+const BALLS: usize = 6;
+
+/// Candidate balls (centre, radius) inside `core` near its point `p` with outward unit
+/// normal `m` (both in the core's frame), see the module docs: `p` itself (radius 0); for
+/// an ellipsoid its rolling ball at the support point along m; for boxes and cylinders the
+/// ball of the largest inscribed radius ρ₀ centred at q − ρ₀m (q: the other witness
+/// projected onto the support plane, the tangent point when `p` is a corner of the touching
+/// face) and the balls of radii ρ₀·2⁻ᵏ (k < 4) centred at p − ρm, all clamped into the body
+/// shrunk by ρ (valid for every point: the shrunk body dilated by ρ is inside the body;
+/// clamping along the support plane keeps a ball tangent to it, and a smaller ball stays
+/// tangent near an edge). Returns how many were written.
+fn enclosed_balls(
+    core: &CoreShape<'_>,
+    p: &Point3<f64>,
+    q: &Point3<f64>,
+    m: &Vector3<f64>,
+    out: &mut [(Point3<f64>, f64); BALLS],
+) -> usize {
+    out[0] = (*p, 0.0);
+    let CoreShape::Whole(shape) = core else { return 1 };
+    let mut k = 1;
+    match shape {
+        Shape::Ellipsoid(e) => {
+            let r = e.radii();
+            let rho = r.min() * r.min() / r.max();
+            // The support point along m in the ellipsoid's frame (on the surface to rounding),
+            // rather than `p` carried through the frames.
+            let mut hint = super::COLD_HINT;
+            let s = SupportMap::local_support(*shape, m, &mut hint);
+            out[1] = (s - m * rho, rho);
+            k = 2;
+        }
+        Shape::Cylinder(c) => {
+            let (r, h) = (c.radius(), c.half_height());
+            let clamp = |x: Point3<f64>, rho: f64| {
+                let (rr, hh) = (r - rho, h - rho);
+                let xy = (x.x * x.x + x.y * x.y).sqrt();
+                let s = if xy > rr { rr / xy } else { 1.0 };
+                Point3::new(x.x * s, x.y * s, x.z.clamp(-hh, hh))
+            };
+            k = clamped_balls(p, q, m, r.min(h), clamp, out);
+        }
+        Shape::Cuboid(b) => {
+            let e = b.half_extents();
+            let clamp = |x: Point3<f64>, rho: f64| {
+                let lim = e.add_scalar(-rho);
+                Point3::new(x.x.clamp(-lim.x, lim.x), x.y.clamp(-lim.y, lim.y), x.z.clamp(-lim.z, lim.z))
+            };
+            k = clamped_balls(p, q, m, e.min(), clamp, out);
+        }
+        _ => {}
+    }
+    k
+}
+
+/// The balls of a body that contains its shrunk copy dilated by ρ (for ρ ≤ `top`), after the
+/// radius-0 candidate in `out[0]`: radius `top` at q − top·m, then radii top·2⁻ᵏ at p − ρm,
+/// each centre moved into the body shrunk by ρ by `clamp`. Returns the count in `out`.
+fn clamped_balls(
+    p: &Point3<f64>,
+    q: &Point3<f64>,
+    m: &Vector3<f64>,
+    top: f64,
+    clamp: impl Fn(Point3<f64>, f64) -> Point3<f64>,
+    out: &mut [(Point3<f64>, f64); BALLS],
+) -> usize {
+    let mut k = 1;
+    if !super::gt(top, 0.0) {
+        return k;
+    }
+    out[k] = (clamp(q - m * top, top), top);
+    k += 1;
+    let mut rho = top;
+    while k < BALLS && super::gt(rho, 0.0) {
+        out[k] = (clamp(p - m * rho, rho), rho);
+        k += 1;
+        rho *= 0.5;
+    }
+    k
+}
+
+/// The enclosed-ball lower bound of the depth at the unit direction `n` with witnesses `a`,
+/// `b` (A's frame); ≤ 0 when no candidate pair encloses the origin.
+pub(crate) fn enclosed_ball_bound(
+    diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    n: &Vector3<f64>,
+    a: &Point3<f64>,
+    b: &Point3<f64>,
+) -> f64 {
+    let (r, t) = (&diff.frame.r, &diff.frame.t);
+    let mut ba = [(Point3::origin(), 0.0); BALLS];
+    let mut bb = [(Point3::origin(), 0.0); BALLS];
+    // Each witness projected onto the other's support plane (the tangent point when a
+    // witness is a corner of a face or side that touches: a polytope's support point).
+    let gap = n.dot(&(a - b));
+    let (qa, qb) = (b + n * gap, a - n * gap);
+    let na = enclosed_balls(diff.a, a, &qa, n, &mut ba);
+    // B's point and outward normal (−n) in B's frame.
+    let m_b = -r.tr_mul(n);
+    let len = m_b.norm();
+    if !(len > 0.0 && len.is_finite()) {
+        return f64::NEG_INFINITY;
+    }
+    let local = |x: &Point3<f64>| Point3::from(r.tr_mul(&(x.coords - t)));
+    let nb = enclosed_balls(diff.b, &local(b), &local(&qb), &(m_b / len), &mut bb);
+    // R's distortion: R·ball(ρ) ⊇ ball((1 − 3e)ρ).
+    let rtr = r.tr_mul(r);
+    let mut e = 0.0f64;
+    for i in 0..3 {
+        for j in 0..3 {
+            let id = if i == j { 1.0 } else { 0.0 };
+            e = e.max((rtr[(i, j)] - id).abs());
+        }
+    }
+    let shrink = (1.0 - 3.0 * e).max(0.0);
+    let mut best = f64::NEG_INFINITY;
+    for (ca, ra) in &ba[..na] {
+        for (cb, rb) in &bb[..nb] {
+            let cbw = r * cb.coords + t;
+            let rho = ra + rb * shrink;
+            let d = (ca.coords - cbw).norm();
+            let slack = 16.0 * f64::EPSILON * (ca.coords.norm() + cbw.norm() + t.norm() + rho + d);
+            best = best.max(rho - d - slack);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Point3, Vector3};
+    use proptest::prelude::*;
+
+    use super::{BALLS, enclosed_balls};
+    use crate::gjk::CoreShape;
+    use crate::shape::{Cuboid, Cylinder, Ellipsoid};
+    use crate::{Pose, Shape};
+
+    fn unit(v: [f64; 3]) -> Option<Vector3<f64>> {
+        Vector3::from(v).try_normalize(1e-3)
+    }
+
+    /// Points of the candidate balls with a positive radius (centre + radius along 200
+    /// directions) lie in the shape: below its support value along that direction.
+    fn check_balls(shape: &Shape, p: Point3<f64>, m: Vector3<f64>) -> Result<(), TestCaseError> {
+        let mut out = [(Point3::origin(), 0.0); BALLS];
+        let k =
+            enclosed_balls(&CoreShape::Whole(shape), &p, &(p + Vector3::new(0.3, -0.2, 0.1)), &m, &mut out);
+        for (c, rho) in &out[1..k] {
+            for i in 0..200 {
+                // Golden-spiral directions.
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 200.0;
+                let s = (1.0 - z * z).sqrt();
+                let phi = i as f64 * 2.399_963_229_728_653;
+                let u = Vector3::new(s * phi.cos(), s * phi.sin(), z);
+                let q = c + u * *rho;
+                // The ball's support value along u is u·c + ρ; it must not exceed the
+                // shape's (to rounding).
+                let h = shape.support_value(&Pose::identity(), &u);
+                prop_assert!(u.dot(&q.coords) <= h + 1e-12, "ball ({c}, {rho}) leaves {shape:?} along {u}");
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// The ellipsoid's rolling ball (radius r_min²/r_max, tangent at the support point) is
+        /// inside it: every point of the ball on 200 directions has a value below the support
+        /// function along that direction, and lies inside by the implicit equation.
+        #[test]
+        fn ellipsoid_rolling_ball_is_inside(r in prop::array::uniform3(0.1..3.0f64), m in prop::array::uniform3(-1.0..1.0f64)) {
+            let Some(m) = unit(m) else { return Ok(()) };
+            let e = Ellipsoid::new(r).unwrap();
+            let shape = Shape::Ellipsoid(e);
+            let mut hint = crate::gjk::COLD_HINT;
+            let p = crate::gjk::SupportMap::local_support(&shape, &m, &mut hint);
+            let mut out = [(Point3::origin(), 0.0); BALLS];
+            let k = enclosed_balls(&CoreShape::Whole(&shape), &p, &p, &m, &mut out);
+            prop_assert_eq!(k, 2);
+            let (c, rho) = out[1];
+            for i in 0..400 {
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 400.0;
+                let s = (1.0 - z * z).sqrt();
+                let phi = i as f64 * 2.399_963_229_728_653;
+                let q = c + Vector3::new(s * phi.cos(), s * phi.sin(), z) * rho;
+                let f = (q.x / r[0]).powi(2) + (q.y / r[1]).powi(2) + (q.z / r[2]).powi(2);
+                prop_assert!(f <= 1.0 + 1e-12, "ball point {q} outside (f = {f})");
+            }
+        }
+
+        #[test]
+        fn clamped_balls_are_inside(
+            e in prop::array::uniform3(0.1..2.0f64),
+            p in prop::array::uniform3(-2.5..2.5f64),
+            m in prop::array::uniform3(-1.0..1.0f64),
+        ) {
+            let Some(m) = unit(m) else { return Ok(()) };
+            let shapes = [
+                Shape::Cuboid(Cuboid::new(e).unwrap()),
+                Shape::Cylinder(Cylinder::new(e[0], e[1]).unwrap()),
+            ];
+            for s in &shapes {
+                // Any point p, inside or not (the clamped centres are valid whatever p is),
+                // and the support point along m (the use: a witness on the support plane).
+                check_balls(s, Point3::from(p), m)?;
+                let mut hint = crate::gjk::COLD_HINT;
+                let sp = crate::gjk::SupportMap::local_support(s, &m, &mut hint);
+                check_balls(s, sp, m)?;
+            }
+        }
+    }
+}
