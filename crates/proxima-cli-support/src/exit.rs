@@ -1,7 +1,8 @@
 //! How a command ends. Exit codes: 0 when the command ran (a problem without a solution is a
-//! result, not an error); 2 for bad arguments or bad input (missing file, malformed data, NaN,
-//! mismatched sizes), with one line `error: ...` on stderr; 3 for an internal error (a panic
-//! or an [`Internal`] error, reported on one line).
+//! result, not an error); 1 when it ran and found what its options make a failure (a
+//! [`Finding`], e.g. `check --fail-on-collision`), reported on one line; 2 for bad arguments or
+//! bad input (missing file, malformed data, NaN, mismatched sizes), with one line `error: ...`
+//! on stderr; 3 for an internal error (a panic or an [`Internal`] error, reported on one line).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -18,6 +19,19 @@ impl fmt::Display for Internal {
 }
 
 impl std::error::Error for Internal {}
+
+/// A completed run whose result the caller asked to fail on: exit code 1, the message on
+/// stderr.
+#[derive(Debug)]
+pub struct Finding(pub String);
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Finding {}
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -64,6 +78,10 @@ pub fn run_command(command: impl FnOnce() -> anyhow::Result<()>) -> ExitCode {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(command)) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => {
+            if let Some(finding) = e.downcast_ref::<Finding>() {
+                eprintln!("{}", one_line(&finding.0));
+                return ExitCode::from(1);
+            }
             if let Some(internal) = e.downcast_ref::<Internal>() {
                 eprintln!("error: internal error: {}", one_line(&internal.0));
                 return ExitCode::from(3);

@@ -10,6 +10,14 @@ pub fn read_text(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
+/// Reads `path` and parses it with `parse(text, file stem)` (the stem names a workload whose
+/// file has no name); errors name the file.
+pub fn parse_file<T>(path: &Path, parse: impl FnOnce(&str, &str) -> Result<T>) -> Result<T> {
+    let text = read_text(path)?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    parse(&text, &stem).map_err(|e| anyhow::anyhow!("{e:#} ({})", path.display()))
+}
+
 /// Opens an output file, creating its parent directories: truncated, or appended to when
 /// `append`.
 pub fn create_output(path: &Path, append: bool) -> Result<File> {

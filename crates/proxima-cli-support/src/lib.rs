@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`exit`] | how a command ends: exit code 2 for bad input, 3 for an internal error (a caught panic), messages on one line |
 //! | [`files`] | reading input and creating output files with errors that name the file |
+//! | [`ccd_workload`] | CCD workload files (`../shared/bench/ccd/FORMAT.md`: four poses per query, a margin) and one query's time of impact |
 //! | [`workload`] | geometry workload files (`../shared/bench/geometry/FORMAT.md`), shapes through [`proxima_geom::shape::ShapeSpec`] |
 //! | [`outcome`] | one query's outcome (answer / unsupported / error) and the result fields `query` and `bench-geometry` both write |
 //! | [`plot`] | SVG line charts (plotters, SVG backend only) for the demo and the experiment reports |
@@ -14,6 +15,7 @@
 //! serves only the binary, hence `anyhow` errors.
 #![deny(missing_docs)]
 
+pub mod ccd_workload;
 pub mod exit;
 pub mod files;
 pub mod outcome;

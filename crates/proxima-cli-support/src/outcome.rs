@@ -43,6 +43,35 @@ impl<T> Outcome<T> {
     }
 }
 
+/// Counts of per-query outcomes by status (`ok`, `unsupported`, anything else an error) and the
+/// one-line summary a command prints on stderr at the end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Answered queries.
+    pub ok: usize,
+    /// Unsupported pairs or algorithms.
+    pub unsupported: usize,
+    /// Other failures.
+    pub error: usize,
+}
+
+impl Tally {
+    /// Counts one query of this status.
+    pub fn add(&mut self, status: &str) {
+        match status {
+            "ok" => self.ok += 1,
+            "unsupported" => self.unsupported += 1,
+            _ => self.error += 1,
+        }
+    }
+
+    /// `{what}: N queries, a ok, b unsupported, c error`.
+    pub fn summary(&self, what: &str) -> String {
+        let n = self.ok + self.unsupported + self.error;
+        format!("{what}: {n} queries, {} ok, {} unsupported, {} error", self.ok, self.unsupported, self.error)
+    }
+}
+
 /// Runs a library call, classifying errors and caught panics (`todo!()` bodies count as
 /// unsupported).
 pub fn classify<T>(f: impl FnOnce() -> Result<T, GeomError>) -> Outcome<T> {

@@ -30,8 +30,9 @@ struct FileJson {
     tracks: Vec<TrackJson>,
 }
 
+/// A pose as written in workload files.
 #[derive(Debug, Deserialize)]
-struct PoseJson {
+pub(crate) struct PoseJson {
     translation: [f64; 3],
     rotation: [[f64; 3]; 3],
 }
@@ -114,27 +115,46 @@ fn build_shape(i: usize, s: &Value) -> Result<(String, Shape)> {
     Ok((id, shape))
 }
 
-fn build_pose(p: &PoseJson, what: impl Fn() -> String) -> Result<Pose> {
+/// The `shapes` array of a workload file: ids and validated shapes, parallel, with the index
+/// of each id.
+pub(crate) struct ShapeTable {
+    pub ids: Vec<String>,
+    pub shapes: Vec<Shape>,
+    index: HashMap<String, usize>,
+}
+
+impl ShapeTable {
+    /// Every shape of the array; errors name the field (`shapes[3].radius: ...`), duplicate
+    /// ids included.
+    pub fn build(shapes: &[Value]) -> Result<Self> {
+        let mut table = ShapeTable { ids: Vec::new(), shapes: Vec::new(), index: HashMap::new() };
+        for (i, s) in shapes.iter().enumerate() {
+            let (id, shape) = build_shape(i, s)?;
+            if table.index.insert(id.clone(), table.shapes.len()).is_some() {
+                bail!("shapes[{i}].id: duplicate shape id {id:?}");
+            }
+            table.shapes.push(shape);
+            table.ids.push(id);
+        }
+        Ok(table)
+    }
+
+    /// The index of shape `id`; the error names `at`.
+    pub fn lookup(&self, id: &str, at: &str) -> Result<usize> {
+        self.index.get(id).copied().ok_or_else(|| anyhow!("{at}: unknown shape id {id:?}"))
+    }
+}
+
+/// The pose a [`PoseJson`] describes, validated; errors are prefixed by `what()`.
+pub(crate) fn build_pose(p: &PoseJson, what: impl Fn() -> String) -> Result<Pose> {
     Pose::new(p.rotation, p.translation).map_err(|e| anyhow!("{}: {e}", what()))
 }
 
 /// Parses a workload from JSON text; `fallback_name` names it when the file has no `name`.
 pub fn parse(text: &str, fallback_name: &str) -> Result<Workload> {
     let file: FileJson = serde_json::from_str(text).context("malformed workload JSON")?;
-    let mut index = HashMap::new();
-    let mut ids = Vec::with_capacity(file.shapes.len());
-    let mut shapes = Vec::with_capacity(file.shapes.len());
-    for (i, s) in file.shapes.iter().enumerate() {
-        let (id, shape) = build_shape(i, s)?;
-        if index.insert(id.clone(), shapes.len()).is_some() {
-            bail!("shapes[{i}].id: duplicate shape id {id:?}");
-        }
-        shapes.push(shape);
-        ids.push(id);
-    }
-    let lookup = |id: &str, at: &str| -> Result<usize> {
-        index.get(id).copied().ok_or_else(|| anyhow!("{at}: unknown shape id {id:?}"))
-    };
+    let table = ShapeTable::build(&file.shapes)?;
+    let lookup = |id: &str, at: &str| table.lookup(id, at);
     let mut queries = Vec::with_capacity(file.queries.len());
     for (i, q) in file.queries.iter().enumerate() {
         let at = format!("query {i}");
@@ -167,8 +187,8 @@ pub fn parse(text: &str, fallback_name: &str) -> Result<Workload> {
     }
     Ok(Workload {
         name: file.name.unwrap_or_else(|| fallback_name.to_string()),
-        ids,
-        shapes,
+        ids: table.ids,
+        shapes: table.shapes,
         queries,
         tracks,
     })
@@ -176,9 +196,7 @@ pub fn parse(text: &str, fallback_name: &str) -> Result<Workload> {
 
 /// Reads and parses a workload file; errors name the file.
 pub fn load(path: &Path) -> Result<Workload> {
-    let text = files::read_text(path)?;
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    parse(&text, &stem).map_err(|e| anyhow!("{e:#} ({})", path.display()))
+    files::parse_file(path, parse)
 }
 
 #[cfg(test)]

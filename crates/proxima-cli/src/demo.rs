@@ -53,6 +53,13 @@ pub struct DemoArgs {
     /// Cycles of the scaled scene (3 arms among 100 obstacles, ~5000 pairs); 0 skips it.
     #[arg(long, default_value_t = 600)]
     pub scale_cycles: usize,
+    /// The Panda URDF of the real-robot cell (default: the repository's
+    /// `testdata/robots/panda/panda.urdf`).
+    #[arg(long)]
+    pub panda_urdf: Option<PathBuf>,
+    /// Cycles of the real-robot cell (two Pandas); 0 skips it.
+    #[arg(long, default_value_t = 4000)]
+    pub robot_cycles: usize,
     /// Which part of the demo to run.
     #[arg(long, value_enum, default_value_t = Suite::All)]
     pub suite: Suite,
@@ -72,8 +79,17 @@ pub enum Suite {
 /// Runs `proxima demo`.
 pub fn run(args: &DemoArgs) -> Result<()> {
     let text = args.format == Format::Text;
-    let workcell =
-        || crate::workcell_demo::run(args.scene.as_deref(), args.cycles, args.scale_cycles, &args.out, text);
+    let panda = args.panda_urdf.clone().unwrap_or_else(default_panda_urdf);
+    let workcell = || {
+        crate::workcell_demo::run(
+            args.scene.as_deref(),
+            args.cycles,
+            args.scale_cycles,
+            Some((panda.as_path(), args.robot_cycles)),
+            &args.out,
+            text,
+        )
+    };
     match args.suite {
         Suite::Workcell => workcell(),
         Suite::Reference => run_reference(args),
@@ -87,6 +103,13 @@ pub fn run(args: &DemoArgs) -> Result<()> {
             workcell()
         }
     }
+}
+
+/// The repository's Panda description: next to the sources the binary was built from, else
+/// relative to the current directory.
+fn default_panda_urdf() -> PathBuf {
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/robots/panda/panda.urdf");
+    if built.is_file() { built } else { PathBuf::from("testdata/robots/panda/panda.urdf") }
 }
 
 /// What a correct solver must report.
@@ -220,9 +243,9 @@ fn solve_row<T: Scalar>(group: &'static str, name: String, lcp: &Lcp<T>, expect:
 /// The Siconos problems: the `lcp_*.dat` files of `--siconos-dir` when given (`None` when it is
 /// not a directory), else the copies compiled into the binary from `testdata/siconos-lcp`.
 /// Each entry: (name, file text or the read error), sorted by name.
-fn siconos_sources(explicit: Option<&Path>) -> Option<(String, Vec<(String, Result<String, String>)>)> {
+fn siconos_sources(explicit: Option<&Path>) -> Option<(String, Vec<SiconosFile>)> {
     let Some(dir) = explicit else {
-        let mut files: Vec<(String, Result<String, String>)> =
+        let mut files: Vec<SiconosFile> =
             SICONOS_FILES.iter().map(|(name, text)| (name.to_string(), Ok(text.to_string()))).collect();
         files.sort_by(|x, y| x.0.cmp(&y.0));
         return Some(("testdata/siconos-lcp, built in".into(), files));
@@ -243,6 +266,9 @@ fn siconos_sources(explicit: Option<&Path>) -> Option<(String, Vec<(String, Resu
     Some((dir.display().to_string(), files))
 }
 
+/// A Siconos problem file: its name and its text, or the error reading it.
+type SiconosFile = (String, Result<String, String>);
+
 fn siconos_expect(name: &str) -> Expect {
     match name {
         // The README: no solution (a correct solver reports "no solution").
@@ -253,7 +279,7 @@ fn siconos_expect(name: &str) -> Expect {
     }
 }
 
-fn siconos_rows(files: &[(String, Result<String, String>)]) -> Vec<Row> {
+fn siconos_rows(files: &[SiconosFile]) -> Vec<Row> {
     files
         .iter()
         .map(|(name, read)| {

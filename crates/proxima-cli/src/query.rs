@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use proxima_cli_support::outcome::{Outcome, ResultFields, run_distance, run_intersects};
+use proxima_cli_support::outcome::{Outcome, ResultFields, Tally, run_distance, run_intersects};
 use proxima_cli_support::workload;
 use proxima_geom::{Acceleration, Algorithm, Arithmetic, GjkSettings, Intersection, QuerySettings};
 use serde::Serialize;
@@ -23,6 +23,8 @@ pub enum Op {
     Distance,
     /// Boolean intersection test (touching counts).
     Intersects,
+    /// Certified time of impact over the motion of a CCD workload (shared/bench/ccd/FORMAT.md).
+    Toi,
 }
 
 /// `--algorithm`.
@@ -97,7 +99,8 @@ pub enum QueryFormat {
 /// Arguments of `proxima query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    /// Workload file (JSON, shared/bench/geometry/FORMAT.md).
+    /// Workload file (JSON, shared/bench/geometry/FORMAT.md; a CCD workload,
+    /// shared/bench/ccd/FORMAT.md, for `--op toi`).
     pub file: PathBuf,
     /// The query to run on every pair.
     #[arg(long, value_enum, default_value_t = Op::Distance)]
@@ -183,6 +186,9 @@ fn text_row(rec: &QueryRecord<'_>) -> String {
 
 /// Runs `proxima query`.
 pub fn run(args: &QueryArgs) -> Result<()> {
+    if args.op == Op::Toi {
+        return crate::query_toi::run(args);
+    }
     let w = workload::load(&args.file)?;
     let settings = QuerySettings::default()
         .with_algorithm(args.algorithm.to_geom())
@@ -198,7 +204,7 @@ pub fn run(args: &QueryArgs) -> Result<()> {
             "i", "a", "b", "status", "distance", "lower", "upper", "intersects"
         )?;
     }
-    let mut counts = [0usize; 3];
+    let mut tally = Tally::default();
     for (i, q) in w.queries.iter().enumerate() {
         let (sa, sb) = (&w.shapes[q.a], &w.shapes[q.b]);
         let (fields, path, direction, status, error) = match args.op {
@@ -222,13 +228,10 @@ pub fn run(args: &QueryArgs) -> Result<()> {
                     _ => (fields, None, direction, o.status(), o.error().map(str::to_string)),
                 }
             }
+            Op::Toi => unreachable!("answered by query_toi"),
         };
         let rec = QueryRecord { i, a: &w.ids[q.a], b: &w.ids[q.b], fields, status, path, direction, error };
-        counts[match status {
-            "ok" => 0,
-            "unsupported" => 1,
-            _ => 2,
-        }] += 1;
+        tally.add(status);
         match args.format {
             QueryFormat::Jsonl => {
                 serde_json::to_writer(&mut out, &rec)?;
@@ -238,13 +241,6 @@ pub fn run(args: &QueryArgs) -> Result<()> {
         }
     }
     out.flush()?;
-    eprintln!(
-        "query {}: {} queries, {} ok, {} unsupported, {} error",
-        w.name,
-        w.queries.len(),
-        counts[0],
-        counts[1],
-        counts[2]
-    );
+    eprintln!("{}", tally.summary(&format!("query {}", w.name)));
     Ok(())
 }

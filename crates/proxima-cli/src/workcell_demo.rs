@@ -1,8 +1,10 @@
 //! `proxima demo`, workcell section (the README's main job): the spec's W25 robot workcell
 //! (or a scene file) run for a few thousand 1 kHz cycles through the triage scheduler, every
-//! cycle cross-checked against a brute-force all-pairs evaluation, then the scaled scene
-//! (three arms among 100 obstacles). Prints cycle-time statistics and writes an SVG plot per
-//! run into `--out DIR`.
+//! cycle cross-checked against a brute-force all-pairs evaluation, then the real-robot cell
+//! (two Franka Pandas from the shipped URDF, exact mesh hulls, on a table with a bin and a
+//! post: self, arm–arm and arm–fixture pairs), then the scaled scene (three arms among 100
+//! obstacles). Prints cycle-time statistics and writes an SVG plot per run and the 3D replay
+//! page `index.html` ([`crate::demo_page`]) into `--out DIR`.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -12,11 +14,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use proxima_cli_support::plot::plotters::prelude::*;
 use proxima_scene::workcell::{self, PrismModel};
 use proxima_scene::{
-    ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene,
+    ColdQuery, ScheduleSettings, Scheduler, TrackedQuery, Workcell, brute_force_minimum, parse_scene_file,
 };
 use serde_json::{Value, json};
 
 use proxima_cli_support::files;
+
+use crate::demo_page::{self, CellRecorder};
 
 /// The cycle budget the demo checks against.
 const BUDGET: Duration = Duration::from_millis(1);
@@ -52,6 +56,10 @@ pub struct RunSummary {
     pub queries_max: usize,
     /// SVG plot path.
     pub plot: PathBuf,
+    /// Cycle period (s).
+    pub dt: f64,
+    /// The run recorded for the page (taken when the page is written).
+    pub recording: Option<CellRecorder>,
 }
 
 fn pct(sorted: &[Duration], p: f64) -> Duration {
@@ -81,6 +89,7 @@ fn run_cell(
 ) -> Result<RunSummary> {
     let settings = ScheduleSettings::default();
     let mut sched = Scheduler::new(TrackedQuery::default(), settings, &cell.world, &cell.pairs)?;
+    let mut recording = CellRecorder::new(cell, cycles, sched.settings().margin)?;
     let brute_query = ColdQuery::default();
     let bar = ProgressBar::new(cycles as u64);
     bar.set_style(
@@ -105,6 +114,7 @@ fn run_cell(
         cell.set_cycle(c)?;
         let report = sched.run_cycle(&cell.world)?;
         let elapsed = start.elapsed();
+        recording.record(cell, &sched, &report, us(elapsed))?;
         let b0 = Instant::now();
         let brute = brute_force_minimum(&brute_query, &cell.world, &cell.pairs)?;
         brute_times.push(b0.elapsed());
@@ -165,6 +175,8 @@ fn run_cell(
         queries_mean: queries as f64 / cycles.max(1) as f64,
         queries_max,
         plot,
+        dt: cell.dt,
+        recording: Some(recording),
     })
 }
 
@@ -252,6 +264,54 @@ fn print_summary(s: &RunSummary) {
     println!("  plot: {}", s.plot.display());
 }
 
+/// The run's summary as the page shows it (the first line carries the minimum distance in
+/// full, as in the JSON summary).
+fn summary_lines(s: &RunSummary) -> Vec<String> {
+    let ct = &s.cycle_times;
+    vec![
+        format!(
+            "{}: minimum distance {} m ({} – {}) at cycle {} (t = {:.3} s)",
+            s.name,
+            s.min.0,
+            s.min.2,
+            s.min.3,
+            s.min.1,
+            s.min.1 as f64 * s.dt
+        ),
+        format!(
+            "{} cycles, {} objects, {} pairs; cycle time p50 {:.2} µs, p99 {:.2} µs, max {:.2} µs",
+            s.cycles,
+            s.objects,
+            s.pairs,
+            us(pct(ct, 0.5)),
+            us(pct(ct, 0.99)),
+            us(pct(ct, 1.0))
+        ),
+        format!(
+            "brute-force cross-check: {} mismatches; {} of {} cycles over the 1 ms budget",
+            s.mismatches, s.over_budget, s.cycles
+        ),
+    ]
+}
+
+/// Writes `out/index.html`: the main run's summary, one replay tab per run.
+fn write_page(out: &Path, runs: &mut [&mut RunSummary]) -> Result<PathBuf> {
+    let mut summary = Vec::new();
+    let mut views = Vec::new();
+    for (k, s) in runs.iter_mut().enumerate() {
+        let lines = summary_lines(s);
+        if k == 0 {
+            summary.extend(lines.iter().cloned());
+        } else {
+            summary.push(lines[0].clone());
+        }
+        if let Some(rec) = s.recording.take() {
+            views.push(rec.finish(lines)?);
+        }
+    }
+    demo_page::write_page(out, summary, runs[0].min.0, views)
+}
+
 fn summary_json(s: &RunSummary) -> Value {
     let ct = &s.cycle_times;
     json!({
@@ -272,6 +332,31 @@ fn summary_json(s: &RunSummary) -> Value {
     })
 }
 
+/// One more cell after the main one: a header (`{title}: {name} ({n} objects: {objects}; {m}
+/// pairs{pairs})`), its run without a sampled trace, its summary.
+fn section(
+    cell: &mut Workcell,
+    cycles: usize,
+    (title, objects, pairs): (&str, &str, &str),
+    text: bool,
+    out: &Path,
+) -> Result<RunSummary> {
+    if text {
+        println!();
+        println!(
+            "{title}: {} ({} objects: {objects}; {} pairs{pairs}), {cycles} cycles:",
+            cell.name,
+            cell.world.len(),
+            cell.pairs.len()
+        );
+    }
+    let s = run_cell(cell, cycles, 0, text, out)?;
+    if text {
+        print_summary(&s);
+    }
+    Ok(s)
+}
+
 /// Runs the workcell section. `cycles` overrides the scene's cycle count; the scaled scene runs
 /// `scale_cycles` cycles (skipped when 0 or with a scene file). With JSON, prints sampled trace
 /// lines and the summary as the last line.
@@ -279,13 +364,14 @@ pub fn run(
     scene: Option<&Path>,
     cycles: Option<usize>,
     scale_cycles: usize,
+    robot_cell: Option<(&Path, usize)>,
     out: &Path,
     text: bool,
 ) -> Result<()> {
     let mut main_cell = match scene {
         Some(path) => {
-            let text_in = files::read_text(path)?;
-            parse_scene(&text_in).with_context(|| format!("scene file {}", path.display()))?
+            files::read_text(path)?;
+            parse_scene_file(path).with_context(|| format!("scene file {}", path.display()))?
         }
         None => workcell::w25(PrismModel::Exact, false)?,
     };
@@ -310,44 +396,50 @@ pub fn run(
         }
     }
     let every = (main_cycles / 16).max(1);
-    let main = run_cell(&mut main_cell, main_cycles, every, text, out)?;
+    let mut main = run_cell(&mut main_cell, main_cycles, every, text, out)?;
     if text {
         println!();
         println!("Summary, {}:", main.name);
         print_summary(&main);
     }
+    let mut robots_summary = None;
+    if let (None, Some((urdf, n))) = (scene, robot_cell.filter(|(_, n)| *n > 0)) {
+        let mut cell = workcell::panda_cell(urdf)
+            .with_context(|| format!("the real-robot cell ({})", urdf.display()))?;
+        let what = "2 x 11 Panda links as exact hulls of the shipped meshes, table, bin, post";
+        robots_summary =
+            Some(section(&mut cell, n, ("Real robots", what, ": self, arm-arm, arm-fixture"), text, out)?);
+    }
     let mut scale_summary = None;
     if scene.is_none() && scale_cycles > 0 {
         let mut big = workcell::scaled(3, 100, PrismModel::Exact)?;
-        let n = scale_cycles;
-        if text {
-            println!();
-            println!(
-                "Scale: {} ({} objects: 3 arms x 14 links, 100 obstacles, 3 fixtures, floor; {} pairs), {} cycles:",
-                big.name,
-                big.world.len(),
-                big.pairs.len(),
-                n
-            );
-        }
-        let s = run_cell(&mut big, n, 0, text, out)?;
-        if text {
-            print_summary(&s);
-        }
-        scale_summary = Some(s);
+        let what = "3 arms x 14 links, 100 obstacles, 3 fixtures, floor";
+        scale_summary = Some(section(&mut big, scale_cycles, ("Scale", what, ""), text, out)?);
     }
+    let mut runs = vec![&mut main];
+    runs.extend(robots_summary.as_mut());
+    runs.extend(scale_summary.as_mut());
+    let page = write_page(out, &mut runs)?;
     if text {
         println!();
-        let all_ok = main.mismatches == 0 && scale_summary.as_ref().is_none_or(|s| s.mismatches == 0);
+        println!("3D replay page: {} (open it in a browser; no network needed)", page.display());
+        let all_ok = main.mismatches == 0
+            && scale_summary.as_ref().is_none_or(|s| s.mismatches == 0)
+            && robots_summary.as_ref().is_none_or(|s| s.mismatches == 0);
         println!(
-            "workcell: {} (brute-force mismatches {}{})",
+            "workcell: {} (brute-force mismatches {}{}{})",
             if all_ok { "ok" } else { "MISMATCH" },
             main.mismatches,
+            robots_summary.as_ref().map_or(String::new(), |s| format!(", real robots {}", s.mismatches)),
             scale_summary.as_ref().map_or(String::new(), |s| format!(", scale {}", s.mismatches))
         );
     } else {
         let mut plots = vec![main.plot.display().to_string()];
         let mut extra = json!({"main": summary_json(&main)});
+        if let Some(s) = &robots_summary {
+            plots.push(s.plot.display().to_string());
+            extra["robots"] = summary_json(s);
+        }
         if let Some(s) = &scale_summary {
             plots.push(s.plot.display().to_string());
             extra["scale"] = summary_json(s);
@@ -357,8 +449,11 @@ pub fn run(
             "cycles": main.cycles,
             "cycle_us": {"p50": us(pct(ct, 0.5)), "p99": us(pct(ct, 0.99)), "max": us(pct(ct, 1.0))},
             "min_distance": main.min.0,
-            "brute_force_mismatches": main.mismatches + scale_summary.as_ref().map_or(0, |s| s.mismatches),
+            "brute_force_mismatches": main.mismatches
+                + scale_summary.as_ref().map_or(0, |s| s.mismatches)
+                + robots_summary.as_ref().map_or(0, |s| s.mismatches),
             "plots": plots,
+            "page": page.display().to_string(),
             "budget_met": main.over_budget == 0,
             "details": extra,
         });

@@ -368,7 +368,9 @@ fn help_describes_the_whole_tool() {
     for needle in ["certified", "proximity", "LCP", "QP", "workcell", "benchmark"] {
         assert!(help.contains(needle), "--help should mention {needle:?}:\n{help}");
     }
-    for command in ["solve", "query", "demo", "completions", "bench-geometry", "bench-lcp", "reproduce"] {
+    for command in
+        ["solve", "query", "demo", "completions", "bench-geometry", "bench-ccd", "bench-lcp", "reproduce"]
+    {
         let line = help.lines().find(|l| l.trim_start().starts_with(&format!("{command} ")));
         let about = line.map(|l| l.trim_start()[command.len()..].trim().to_string());
         assert!(about.is_some_and(|a| !a.is_empty()), "no one-line about for {command}:\n{help}");

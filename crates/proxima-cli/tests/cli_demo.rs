@@ -43,6 +43,8 @@ fn json_summary_is_the_last_line_and_plots_exist() {
         "200",
         "--scale-cycles",
         "3",
+        "--robot-cycles",
+        "20",
         "--out",
         dir.to_str().unwrap(),
     ]);
@@ -57,13 +59,34 @@ fn json_summary_is_the_last_line_and_plots_exist() {
     // the forearm passes the obstacle at 4.7254 cm at cycle 172 (spec §7.7)
     assert!((s["min_distance"].as_f64().unwrap() - 0.047254).abs() < 1e-5, "{s}");
     let plots = s["plots"].as_array().unwrap();
-    assert_eq!(plots.len(), 2, "W25 and the scaled scene");
+    assert_eq!(plots.len(), 3, "W25, the two Pandas and the scaled scene");
     for p in plots {
         let svg = std::fs::read_to_string(p.as_str().unwrap()).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("minimum distance") && svg.contains("<polyline"));
     }
+    let robots = &s["details"]["robots"];
+    assert_eq!((robots["objects"].as_u64(), robots["pairs"].as_u64()), (Some(25), Some(269)), "{robots}");
+    assert_eq!(robots["brute_force_mismatches"], 0);
     let scale = &s["details"]["scale"];
     assert!(scale["objects"].as_u64().unwrap() >= 100 && scale["pairs"].as_u64().unwrap() > 2000, "{scale}");
+    // the replay page: the summary element carries the JSON summary's minimum in full, and
+    // the data block has one replay per run with a frame per cycle
+    let page = std::fs::read_to_string(s["page"].as_str().unwrap()).unwrap();
+    let min = s["min_distance"].as_f64().unwrap();
+    assert!(page.contains(&format!("id=\"summary\" data-min-distance=\"{min}\"")), "summary attribute");
+    assert!(page.contains(&format!("minimum distance {min} m")), "summary text");
+    let start = page.find("id=\"proxima-data\">").unwrap() + "id=\"proxima-data\">".len();
+    let data: Value =
+        serde_json::from_str(&page[start..start + page[start..].find("</script>").unwrap()]).unwrap();
+    let views = data["views"].as_array().unwrap();
+    assert_eq!(views.len(), 3, "W25, the two Pandas, the scaled scene");
+    assert_eq!(views[0]["kind"], "replay");
+    assert_eq!(views[0]["timeline"]["cycles"], 200);
+    assert_eq!(views[0]["timeline"]["frame_cycle"]["len"], 200);
+    assert_eq!(views[0]["timeline"]["minimum"]["distance"].as_f64(), Some(min));
+    assert_eq!(views[1]["timeline"]["cycles"], 20);
+    assert_eq!(views[1]["timeline"]["minimum"]["distance"], s["details"]["robots"]["min_distance"]);
+    assert_eq!(views[2]["timeline"]["cycles"], 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -78,6 +101,8 @@ fn text_report_states_the_budget_and_the_cross_check() {
         "120",
         "--scale-cycles",
         "2",
+        "--robot-cycles",
+        "10",
         "--out",
         dir.to_str().unwrap(),
     ]);
@@ -91,6 +116,8 @@ fn text_report_states_the_budget_and_the_cross_check() {
         "0 mismatches in 120 cycles",
         "closest pair",
         "4947 pairs",
+        "two Pandas",
+        "269 pairs",
         "plot:",
     ] {
         assert!(text.contains(needle), "{needle:?} missing:\n{text}");

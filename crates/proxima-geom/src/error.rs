@@ -37,6 +37,11 @@ pub enum GeomError {
         /// max |RᵀR − I| found.
         error: f64,
     },
+    /// A quaternion that is not of unit norm (to 1e-6).
+    NotUnitQuaternion {
+        /// Its norm.
+        norm: f64,
+    },
     /// Sizes that must agree do not (n-dimensional kernels).
     DimensionMismatch {
         /// Which input.
@@ -90,6 +95,9 @@ impl fmt::Display for GeomError {
             GeomError::Degenerate { what } => write!(f, "degenerate shape: {what}"),
             GeomError::NotRotation { error } => {
                 write!(f, "rotation is not orthonormal with det +1 (max |R^T R - I| = {error:e})")
+            }
+            GeomError::NotUnitQuaternion { norm } => {
+                write!(f, "quaternion is not of unit norm (|q| = {norm}, tolerance 1e-6)")
             }
             GeomError::DimensionMismatch { what, expected, found } => {
                 write!(f, "dimension mismatch in {what}: expected {expected}, found {found}")

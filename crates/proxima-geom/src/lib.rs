@@ -10,6 +10,7 @@
 //! | [`Pose`] | rigid placement world = R·local + t (validated rotation) |
 //! | [`query`] | [`distance`], [`intersects`], [`QuerySettings`], the result types ([`Proximity`], [`Certificate`], [`DistanceResult`], [`Intersection`]) and the pair table |
 //! | [`gjk`] | support maps, GJK distance (certified duality gap, warm start, Nesterov/Polyak options), boolean early exit, EPA penetration depth with a bracket |
+//! | [`time_of_impact`] ([`query::toi`]) | continuous collision: the certified first time of contact of two moving shapes ([`RigidMotion`], [`ToiSettings`], [`ToiResult`]), conservative advancement that never tunnels |
 //! | [`distance_tracked`], [`signed_distance`] | warm-started tracking with a [`GjkCache`]; signed distance (penetration depth) with a bracket |
 //! | [`lcp_queries`] | the LCP kernels (box–box, point–box, triangle–box, segment/line–triangle, point–polytope, triangle–cylinder), generic over the scalar (`f64`, exact `Rational`) |
 //! | [`GeomError`] | why an input was rejected, or a pair is unsupported |
@@ -75,7 +76,8 @@ pub mod shape;
 
 pub use error::GeomError;
 pub use gjk::{Acceleration, GjkCache, GjkSettings, GjkStatus};
-pub use pose::{Pose, ROTATION_TOLERANCE};
+pub use pose::{Pose, QUATERNION_TOLERANCE, ROTATION_TOLERANCE};
+pub use query::toi::{RigidMotion, ToiOutcome, ToiResult, ToiSettings, ToiStatus, time_of_impact};
 pub use query::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Dqp3ShapeTracker, FacetShape, Intersection,
     Proximity, QueryPath, QuerySettings, SignedDistance, distance, distance_facet_shapes, distance_tracked,

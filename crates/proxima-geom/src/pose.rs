@@ -13,6 +13,9 @@ use crate::error::GeomError;
 /// Tolerance on max |RᵀR − I| accepted by [`Pose::new`].
 pub const ROTATION_TOLERANCE: f64 = 1e-6;
 
+/// Tolerance on | |q| − 1 | accepted by [`Pose::from_quaternion`].
+pub const QUATERNION_TOLERANCE: f64 = 1e-6;
+
 /// A rigid motion: rotation matrix R and translation t.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pose {
@@ -51,6 +54,40 @@ impl Pose {
             return Err(GeomError::NotRotation { error: err });
         }
         Ok(Self { rotation, translation, ortho_error: err })
+    }
+    /// From a unit quaternion `[w, x, y, z]` (world = q·p·q* + t) and a translation. The
+    /// quaternion must have norm 1 to [`QUATERNION_TOLERANCE`]; it is used as given (the
+    /// rotation matrix is the standard formula evaluated on it, not on a renormalized copy).
+    ///
+    /// Errors: [`GeomError::NonFinite`] for NaN/∞, [`GeomError::NotUnitQuaternion`] when
+    /// | |q| − 1 | > [`QUATERNION_TOLERANCE`].
+    pub fn from_quaternion(q: [f64; 4], translation: [f64; 3]) -> Result<Self, GeomError> {
+        if q.iter().any(|v| !v.is_finite()) {
+            return Err(GeomError::NonFinite { what: "pose quaternion" });
+        }
+        let norm = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if (norm - 1.0).abs() > QUATERNION_TOLERANCE {
+            return Err(GeomError::NotUnitQuaternion { norm });
+        }
+        let [w, x, y, z] = q;
+        let r = Matrix3::new(
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - w * z),
+            2.0 * (x * z + w * y),
+            2.0 * (x * y + w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - w * x),
+            2.0 * (x * z - w * y),
+            2.0 * (y * z + w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        );
+        Self::from_matrix(r, Vector3::from(translation))
+    }
+    /// A pose from parts the caller has already validated (a rotation checked by
+    /// [`Pose::from_matrix`] times an exact rotation, finite numbers).
+    pub(crate) fn from_parts_unchecked(rotation: Matrix3<f64>, translation: Vector3<f64>) -> Self {
+        // The product's distortion is measured, not assumed (certificates account for it).
+        Self { rotation, translation, ortho_error: orthonormality_error(&rotation) }
     }
     /// A pure translation.
     pub fn from_translation(t: [f64; 3]) -> Result<Self, GeomError> {

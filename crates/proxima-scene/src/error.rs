@@ -3,6 +3,7 @@
 use std::fmt;
 
 use proxima_geom::GeomError;
+use proxima_robot::RobotError;
 
 /// What was wrong with the input of a scene operation.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +32,14 @@ pub enum SceneError {
         /// The parser's message.
         message: String,
     },
+    /// A robot description, mesh or configuration was rejected; `at` names the robot or
+    /// scene-file field.
+    Robot {
+        /// The robot (or scene-file field) it belongs to.
+        at: String,
+        /// The robot crate's reason.
+        source: RobotError,
+    },
     /// A pair query failed during a cycle (for example an unsupported shape pair).
     Query {
         /// Names of the two objects.
@@ -38,9 +47,28 @@ pub enum SceneError {
         /// The geometry crate's reason.
         source: GeomError,
     },
+    /// A configuration of a batch was rejected or its query failed.
+    Configuration {
+        /// Its index in the batch (0-based).
+        index: usize,
+        /// Why.
+        source: Box<SceneError>,
+    },
 }
 
 impl SceneError {
+    /// A robot crate error at `at`: invalid fields become [`SceneError::Invalid`] (field
+    /// prefixed by `at`), geometry errors [`SceneError::Geometry`], the rest
+    /// [`SceneError::Robot`].
+    pub fn robot(at: &str, e: RobotError) -> Self {
+        let join = |inner: &str| if at.is_empty() { inner.to_string() } else { format!("{at}.{inner}") };
+        match e {
+            RobotError::Invalid { field, reason } => SceneError::Invalid { field: join(&field), reason },
+            RobotError::Geometry { at: inner, source } => SceneError::Geometry { at: join(&inner), source },
+            other => SceneError::Robot { at: at.to_string(), source: other },
+        }
+    }
+
     /// Shorthand for [`SceneError::Invalid`].
     pub fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Self {
         SceneError::Invalid { field: field.into(), reason: reason.into() }
@@ -55,9 +83,12 @@ impl fmt::Display for SceneError {
             SceneError::Syntax { line, column, message } => {
                 write!(f, "scene file is not valid JSON at line {line}, column {column}: {message}")
             }
+            SceneError::Robot { at, source } if at.is_empty() => write!(f, "{source}"),
+            SceneError::Robot { at, source } => write!(f, "{at}: {source}"),
             SceneError::Query { pair, source } => {
                 write!(f, "distance query {} - {} failed: {source}", pair.0, pair.1)
             }
+            SceneError::Configuration { index, source } => write!(f, "configuration {index}: {source}"),
         }
     }
 }

@@ -33,7 +33,7 @@ impl Selector {
         }
     }
 
-    fn matches(&self, world: &World, id: ObjectId) -> bool {
+    pub(crate) fn matches(&self, world: &World, id: ObjectId) -> bool {
         let o = world.object(id);
         match self {
             Selector::All => true,

@@ -18,7 +18,10 @@
 //! # Each cycle
 //!
 //! 1. **Mandatory:** every pair with ℓ − h·v ≤ `margin` is queried, v being the pair's motion
-//!    bound over the last cycle and h = `lookahead_cycles` (default 1). With h ≥ 0 this
+//!    bound over the last cycle — or, for objects with an a-priori per-cycle limit (robot
+//!    links under joint velocity limits, [`crate::world::World::set_motion_limit`]), that
+//!    limit when larger, so the look-ahead covers any admissible motion — and h =
+//!    `lookahead_cycles` (default 1). With h ≥ 0 this
 //!    includes every pair with ℓ ≤ margin, so a pair whose distance could be at or below the
 //!    margin is never skipped; with h = 1, neither is a pair whose distance is ≤ margin + v
 //!    (since ℓ ≤ distance). A pair never queried is mandatory only when its AABB gap allows it — so a pair whose distance could
@@ -44,6 +47,14 @@ use crate::error::SceneError;
 use crate::pairs::Pair;
 use crate::query::PairQuery;
 use crate::world::World;
+
+/// An object's motion over the last cycle for the look-ahead: its odometer growth, or its
+/// a-priori per-cycle limit (joint velocity limits) when that is larger.
+#[inline]
+fn step(o: &crate::world::Object, previous_odometer: f64) -> f64 {
+    let moved = o.odometer() - previous_odometer;
+    o.motion_limit().map_or(moved, |l| moved.max(l))
+}
 
 /// Settings of the [`Scheduler`].
 #[derive(Debug, Clone, PartialEq)]
@@ -275,7 +286,7 @@ impl<Q: PairQuery> Scheduler<Q> {
             r.bound = from_query.max(oa.aabb().gap(ob.aabb()));
             r.queried = None;
             let (ia, ib) = (r.pair.a.index(), r.pair.b.index());
-            let rate = (oa.odometer() - self.prev_odometer[ia]) + (ob.odometer() - self.prev_odometer[ib]);
+            let rate = step(oa, self.prev_odometer[ia]) + step(ob, self.prev_odometer[ib]);
             if r.bound - lookahead * rate <= margin {
                 self.evaluate(idx, world, Reason::Mandatory, &mut best)?;
                 report.mandatory += 1;
@@ -316,8 +327,8 @@ impl<Q: PairQuery> Scheduler<Q> {
                     continue;
                 }
                 let (a, b) = (r.pair.a.index(), r.pair.b.index());
-                let rate = (objects[a].odometer() - self.prev_odometer[a])
-                    + (objects[b].odometer() - self.prev_odometer[b]);
+                let rate =
+                    step(&objects[a], self.prev_odometer[a]) + step(&objects[b], self.prev_odometer[b]);
                 let cycles_left = (r.bound - margin) / rate.max(1e-300);
                 self.scratch.push((cycles_left, r.last_cycle.unwrap_or(0), i as u32));
             }

@@ -12,14 +12,17 @@
 //! the whole arm then runs on the box–box kernels.
 
 use std::f64::consts::PI;
+use std::sync::Arc;
 
 use nalgebra::{Matrix3, Vector3};
 use proxima_geom::shape::{Cuboid, Polyhedron};
 use proxima_geom::{Pose, Shape};
+use proxima_robot::{LimitPolicy, Robot, Srdf};
 
 use crate::error::SceneError;
 use crate::pairs::{Pair, PairRules, Selector};
 use crate::robot::{Axis, Joint, JointSinusoid, Link, RobotModel, Trajectory};
+use crate::robot_world::{SelfCollision, self_link_pairs};
 use crate::world::{ObjectId, World};
 
 /// How the prism links of the W25 arm are modelled.
@@ -157,6 +160,27 @@ pub struct RobotInstance {
     pub links: Vec<ObjectId>,
 }
 
+/// A robot from a description (URDF) placed in a workcell: every convex piece of its links is
+/// a world object named `{prefix}{link}` (`{prefix}{link}#{k}` for links of several pieces) in
+/// the robot's group.
+#[derive(Debug, Clone)]
+pub struct DescribedRobot {
+    /// The model.
+    pub robot: Arc<Robot>,
+    /// Pose of its root link.
+    pub base: Pose,
+    /// Its group name.
+    pub name: String,
+    /// Its joint trajectory (one value per configuration coordinate).
+    pub trajectory: Trajectory,
+    /// Joint values outside the limits: an error (default) or clamped.
+    pub limits: LimitPolicy,
+    /// World object of each geometry piece, in [`Robot::geometries`] order.
+    pub objects: Vec<ObjectId>,
+    /// Its self pairs (from the self-collision rule and its SRDF), as object pairs.
+    pub self_pairs: Vec<Pair>,
+}
+
 /// An object moved by a script of per-cycle poses (cycles past the end hold the last pose).
 #[derive(Debug, Clone)]
 pub struct ScriptedObject {
@@ -173,8 +197,10 @@ pub struct Workcell {
     pub name: String,
     /// The objects.
     pub world: World,
-    /// The robots.
+    /// The hand-written serial arms.
     pub robots: Vec<RobotInstance>,
+    /// The robots from descriptions (URDF).
+    pub described: Vec<DescribedRobot>,
     /// Objects moved by per-cycle poses.
     pub scripted: Vec<ScriptedObject>,
     /// Monitored pairs.
@@ -185,6 +211,7 @@ pub struct Workcell {
     pub cycles: usize,
     q: Vec<f64>,
     frames: Vec<Pose>,
+    scratch: Vec<f64>,
 }
 
 impl Workcell {
@@ -197,13 +224,112 @@ impl Workcell {
             name: name.into(),
             world: World::new(),
             robots: Vec::new(),
+            described: Vec::new(),
             scripted: Vec::new(),
             pairs: Vec::new(),
             dt,
             cycles,
             q: Vec::new(),
             frames: Vec::new(),
+            scratch: Vec::new(),
         })
+    }
+
+    /// Adds a robot from a description with its root at `base`: its pieces become objects of
+    /// group `name`, placed at the trajectory's cycle-0 configuration, and its self pairs are
+    /// computed (see [`DescribedRobot`]). Errors: a trajectory of the wrong joint count or with
+    /// invalid values, joint values outside the limits (unless `limits` clamps), an SRDF naming
+    /// an unknown link, duplicate object names.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_described_robot(
+        &mut self,
+        name: &str,
+        prefix: &str,
+        robot: Arc<Robot>,
+        base: Pose,
+        trajectory: Trajectory,
+        srdf: Option<&Srdf>,
+        self_collision: SelfCollision,
+        limits: LimitPolicy,
+    ) -> Result<(), SceneError> {
+        let at = |f: &str| format!("robots.{name}.{f}");
+        trajectory.validate().map_err(|e| SceneError::robot(&at("trajectory"), e))?;
+        if trajectory.joint_count() != robot.dof() {
+            return Err(SceneError::invalid(
+                at("trajectory"),
+                format!(
+                    "drives {} joints, the robot has {} ({})",
+                    trajectory.joint_count(),
+                    robot.dof(),
+                    robot.joint_names().join(", ")
+                ),
+            ));
+        }
+        if let Some(s) = srdf {
+            s.check_links(|l| robot.link_index(l).is_some())
+                .map_err(|e| SceneError::robot(&at("srdf"), e))?;
+        }
+        trajectory.at(0, self.dt, &mut self.q);
+        robot
+            .link_poses(&base, &self.q, limits, &mut self.scratch, &mut self.frames)
+            .map_err(|e| SceneError::robot(&format!("robots.{name}"), e))?;
+        let mut objects = Vec::with_capacity(robot.geometries().len());
+        for g in robot.geometries() {
+            let link = &robot.links()[g.link];
+            let object = if link.geometry.len() == 1 {
+                format!("{prefix}{}", link.name)
+            } else {
+                format!("{prefix}{}#{}", link.name, objects.len() - link.geometry.start)
+            };
+            let pose = self.frames[g.link].compose(&g.origin);
+            objects.push(self.world.add(object, name, g.shape.clone(), pose)?);
+        }
+        // joint velocity limits bound every link's motion per cycle: the scheduler's look-ahead
+        let speeds = proxima_robot::MotionBounds::new(&robot).link_speed_limits(&robot.velocity_limits());
+        for (g, &id) in robot.geometries().iter().zip(&objects) {
+            if let Some(v) = speeds[g.link] {
+                self.world.set_motion_limit(id, v * self.dt);
+            }
+        }
+        let mut self_pairs = Vec::new();
+        for (la, lb) in self_link_pairs(&robot, srdf, self_collision) {
+            for i in robot.links()[la].geometry.clone() {
+                for j in robot.links()[lb].geometry.clone() {
+                    let (a, b) = (objects[i], objects[j]);
+                    self_pairs.push(Pair { a: a.min(b), b: a.max(b) });
+                }
+            }
+        }
+        self.described.push(DescribedRobot {
+            robot,
+            base,
+            name: name.to_string(),
+            trajectory,
+            limits,
+            objects,
+            self_pairs,
+        });
+        Ok(())
+    }
+
+    /// Sets the monitored pairs: those of `rules`, then the self pairs of the described
+    /// robots that no exclude rule matches (without duplicates).
+    pub fn set_pairs(&mut self, rules: &PairRules) -> Result<(), SceneError> {
+        let mut pairs = rules.build(&self.world)?;
+        let mut seen: std::collections::HashSet<Pair> = pairs.iter().copied().collect();
+        for r in &self.described {
+            for &p in &r.self_pairs {
+                let excluded = rules.exclude.iter().any(|(sa, sb)| {
+                    (sa.matches(&self.world, p.a) && sb.matches(&self.world, p.b))
+                        || (sa.matches(&self.world, p.b) && sb.matches(&self.world, p.a))
+                });
+                if !excluded && seen.insert(p) {
+                    pairs.push(p);
+                }
+            }
+        }
+        self.pairs = pairs;
+        Ok(())
     }
 
     /// Adds a robot: its links become objects `{prefix}{link name}` of group `group`, placed at
@@ -215,7 +341,7 @@ impl Workcell {
         model: RobotModel,
         trajectory: Trajectory,
     ) -> Result<(), SceneError> {
-        model.validate()?;
+        model.validate().map_err(|e| SceneError::robot("", e))?;
         if trajectory.joint_count() != model.joints.len() {
             return Err(SceneError::invalid(
                 format!("robots.{group}.trajectory"),
@@ -223,7 +349,7 @@ impl Workcell {
             ));
         }
         trajectory.at(0, self.dt, &mut self.q);
-        model.frames(&self.q, &mut self.frames)?;
+        model.frames(&self.q, &mut self.frames).map_err(|e| SceneError::robot("", e))?;
         let poses: Vec<Pose> = model.link_poses(&self.frames).collect();
         let mut links = Vec::with_capacity(model.links.len());
         for (l, pose) in model.links.iter().zip(poses) {
@@ -239,9 +365,18 @@ impl Workcell {
     pub fn set_cycle(&mut self, cycle: usize) -> Result<(), SceneError> {
         for r in &self.robots {
             r.trajectory.at(cycle, self.dt, &mut self.q);
-            r.model.frames(&self.q, &mut self.frames)?;
+            r.model.frames(&self.q, &mut self.frames).map_err(|e| SceneError::robot("", e))?;
             for (l, &id) in r.model.links.iter().zip(&r.links) {
                 self.world.set_pose(id, self.frames[l.frame].compose(&l.local));
+            }
+        }
+        for r in &self.described {
+            r.trajectory.at(cycle, self.dt, &mut self.q);
+            r.robot
+                .link_poses(&r.base, &self.q, r.limits, &mut self.scratch, &mut self.frames)
+                .map_err(|e| SceneError::robot(&format!("robots.{} at cycle {cycle}", r.name), e))?;
+            for (g, &id) in r.robot.geometries().iter().zip(&r.objects) {
+                self.world.set_pose(id, self.frames[g.link].compose(&g.origin));
             }
         }
         for s in &self.scripted {
@@ -350,5 +485,70 @@ pub fn scaled(robots: usize, obstacles: usize, prisms: PrismModel) -> Result<Wor
         }
     }
     cell.pairs = rules.build(&cell.world)?;
+    Ok(cell)
+}
+
+/// The real-robot cell of `proxima demo`: two Franka Panda arms (the description at `urdf`,
+/// its meshes as exact hulls) on one table, 1.1 m apart and facing each other, with a parts
+/// bin between them and a post beside it, 4000 cycles at 1 kHz. Each arm follows sinusoids
+/// around its ready pose (period 4 s, joint speeds below the URDF limits), the second a
+/// quarter period behind, so the hands pass over the bin and near each other.
+///
+/// Pairs: each arm's self pairs (all but adjacent links), every link of one arm against every
+/// link of the other, and every link against the bin, the post and the table, except the two
+/// bases against the table they stand on.
+pub fn panda_cell(urdf: &std::path::Path) -> Result<Workcell, SceneError> {
+    let robot = Arc::new(
+        Robot::from_urdf_file(urdf, &proxima_robot::LoadOptions::default())
+            .map_err(|e| SceneError::robot("panda_cell", e))?,
+    );
+    let mut cell = Workcell::new("two Pandas", 1e-3, 4000)?;
+    // ready pose and per-joint swing (rad; the finger in m)
+    let ready = [0.0, 0.2, 0.0, -1.8, 0.0, 1.9, 0.785, 0.03];
+    let swing = [0.55, 0.38, 0.3, 0.45, 0.6, 0.35, 0.8, 0.008];
+    let harmonic = [1.0, 1.0, 2.0, 1.0, 2.0, 1.0, 1.0, 2.0];
+    let trajectory = |phase: f64| Trajectory::Sinusoids {
+        period: 4.0,
+        joints: (0..8)
+            .map(|j| JointSinusoid {
+                offset: ready[j],
+                terms: vec![(swing[j], harmonic[j], phase + j as f64 * 0.7)],
+            })
+            .collect(),
+    };
+    let facing = geom("base", Pose::from_matrix(Axis::Z.rotation(PI), Vector3::new(1.1, 0.0, 0.0)))?;
+    cell.add_described_robot(
+        "left",
+        "left/",
+        robot.clone(),
+        Pose::identity(),
+        trajectory(0.0),
+        None,
+        SelfCollision::AllButAdjacent,
+        LimitPolicy::Reject,
+    )?;
+    cell.add_described_robot(
+        "right",
+        "right/",
+        robot,
+        facing,
+        trajectory(PI / 2.0),
+        None,
+        SelfCollision::AllButAdjacent,
+        LimitPolicy::Reject,
+    )?;
+    cell.world.add("table", "fixtures", cuboid([0.95, 0.6, 0.02])?, translation([0.55, 0.0, -0.02]))?;
+    cell.world.add("bin", "fixtures", cuboid([0.12, 0.18, 0.04])?, translation([0.55, 0.0, 0.04]))?;
+    let post = Shape::Cylinder(geom("post", proxima_geom::shape::Cylinder::new(0.04, 0.2))?);
+    cell.world.add("post", "fixtures", post, translation([0.55, 0.5, 0.2]))?;
+    let mut rules = PairRules::default();
+    rules.include.push((Selector::Group("left".into()), Selector::Group("right".into())));
+    for arm in ["left", "right"] {
+        rules.include.push((Selector::Group(arm.into()), Selector::Group("fixtures".into())));
+        rules
+            .exclude
+            .push((Selector::Object(format!("{arm}/panda_link0")), Selector::Object("table".into())));
+    }
+    cell.set_pairs(&rules)?;
     Ok(cell)
 }

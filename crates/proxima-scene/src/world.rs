@@ -8,7 +8,7 @@
 
 use proxima_geom::{Pose, Shape};
 
-use crate::bounds::{Aabb, local_radius, motion_bound};
+use crate::bounds::{Aabb, LocalBox, local_radius, motion_bound};
 use crate::error::SceneError;
 
 /// Index of an object in a [`World`].
@@ -37,7 +37,9 @@ pub struct Object {
     radius: f64,
     pose: Pose,
     aabb: Aabb,
+    local_box: Option<LocalBox>,
     odometer: f64,
+    motion_limit: Option<f64>,
 }
 
 impl Object {
@@ -49,7 +51,8 @@ impl Object {
     pub fn pose(&self) -> &Pose {
         &self.pose
     }
-    /// Current world AABB.
+    /// Current world AABB (tight, or of the local bounding box for large polytopes: see
+    /// [`crate::bounds`]).
     pub fn aabb(&self) -> &Aabb {
         &self.aabb
     }
@@ -60,6 +63,11 @@ impl Object {
     /// Sum of the motion bounds of all pose changes so far.
     pub fn odometer(&self) -> f64 {
         self.odometer
+    }
+    /// An a-priori bound on how far any point of the object can move in one cycle (from joint
+    /// velocity limits), when known: the scheduler's look-ahead uses it.
+    pub fn motion_limit(&self) -> Option<f64> {
+        self.motion_limit
     }
 }
 
@@ -96,7 +104,8 @@ impl World {
             }
             other => other,
         })?;
-        let aabb = Aabb::of(&shape, &pose);
+        let local_box = LocalBox::of(&shape);
+        let aabb = local_box.map_or_else(|| Aabb::of(&shape, &pose), |b| Aabb::of_box(&b, &pose));
         let id = ObjectId(self.objects.len() as u32);
         self.objects.push(Object {
             name,
@@ -106,7 +115,9 @@ impl World {
             radius,
             pose,
             aabb,
+            local_box,
             odometer: 0.0,
+            motion_limit: None,
         });
         Ok(id)
     }
@@ -119,6 +130,17 @@ impl World {
         self.objects[id.index()].chain_frame = Some(frame);
     }
 
+    /// Sets the a-priori per-cycle motion bound of `id` (see [`Object::motion_limit`]); a
+    /// negative or non-finite value is ignored.
+    ///
+    /// Panics if `id` does not come from this world (caller misuse).
+    #[track_caller]
+    pub fn set_motion_limit(&mut self, id: ObjectId, per_cycle: f64) {
+        if per_cycle.is_finite() && per_cycle >= 0.0 {
+            self.objects[id.index()].motion_limit = Some(per_cycle);
+        }
+    }
+
     /// Moves an object: updates its pose, AABB and odometer.
     ///
     /// Panics if `id` does not come from this world (caller misuse).
@@ -127,7 +149,10 @@ impl World {
         let o = &mut self.objects[id.index()];
         o.odometer += motion_bound(&o.pose, &pose, o.radius);
         o.pose = pose;
-        o.aabb = Aabb::of(&o.shape, &o.pose);
+        o.aabb = match &o.local_box {
+            Some(b) => Aabb::of_box(b, &o.pose),
+            None => Aabb::of(&o.shape, &o.pose),
+        };
     }
 
     /// The object `id`. Panics if `id` does not come from this world (caller misuse).

@@ -144,3 +144,98 @@ fn mutated_files_never_panic() {
         let _ = parse_scene(&String::from_utf8_lossy(&m));
     }
 }
+
+const TWO_PANDAS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/scenes/two-pandas.json");
+
+/// The shipped scene file describes the demo's real-robot cell: same objects, pairs and
+/// distances along the trajectory.
+#[test]
+fn urdf_robots_in_a_scene_file_match_the_builtin_cell() {
+    let mut file = proxima_scene::parse_scene_file(std::path::Path::new(TWO_PANDAS)).unwrap();
+    let urdf =
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/robots/panda/panda.urdf"));
+    let mut builtin = workcell::panda_cell(urdf).unwrap();
+    assert_eq!(file.world.len(), builtin.world.len());
+    assert_eq!(file.pairs.len(), 269);
+    let names = |c: &proxima_scene::Workcell| {
+        let mut v: Vec<(String, String)> = c
+            .pairs
+            .iter()
+            .map(|p| {
+                let (a, b) = (c.world.object(p.a).name.clone(), c.world.object(p.b).name.clone());
+                if a < b { (a, b) } else { (b, a) }
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&file), names(&builtin));
+    for c in [0, 777, 2500] {
+        file.set_cycle(c).unwrap();
+        builtin.set_cycle(c).unwrap();
+        for o in builtin.world.objects() {
+            let f = file.world.object(file.world.find(&o.name).unwrap());
+            // degrees/radians and decimal phases written to 17 digits: round-off only
+            assert!((f.pose().translation() - o.pose().translation()).norm() < 1e-12, "{} at {c}", o.name);
+        }
+    }
+}
+
+fn robot_scene(robot: &str) -> String {
+    format!(
+        r#"{{"shapes": [{{"id": "hand", "type": "mesh", "file": "../robots/panda/meshes/collision/hand.obj", "scale": [2, 2, 2]}}],
+  "robots": [{robot}],
+  "bodies": [{{"name": "big hand", "shape": "hand", "pose": {{"xyz": [0.6, 0, 0.3], "rpy": [0, 1.5707963267948966, 0]}}}}]}}"#
+    )
+}
+
+const WAYPOINTS: &str = r#"{"name": "p", "urdf": "../robots/panda/panda.urdf", "trajectory": {"degrees": true,
+  "waypoints": [{"t": 0, "q": [0, -30, 0, -120, 0, 90, 45, 0.02]}, {"t": 1, "q": [40, -10, 0, -100, 0, 90, 45, 0.04]}]}}"#;
+
+#[test]
+fn waypoints_degrees_mesh_obstacles() {
+    let dir = std::path::Path::new(TWO_PANDAS).parent().unwrap();
+    let mut cell = proxima_scene::parse_scene_in(&robot_scene(WAYPOINTS), Some(dir)).unwrap();
+    // 11 links + the obstacle; self pairs (42) plus 11 links × the obstacle
+    assert_eq!(cell.world.len(), 12);
+    assert_eq!(cell.pairs.len(), 42 + 11);
+    let r = &cell.described[0];
+    // degrees convert the revolute joints only: the finger stays in metres
+    let mut q = Vec::new();
+    r.trajectory.at(500, cell.dt, &mut q);
+    assert!((q[0] - 20f64.to_radians()).abs() < 1e-12 && (q[7] - 0.03).abs() < 1e-12, "{q:?}");
+    cell.set_cycle(2000).unwrap(); // past the last waypoint: held
+    let hand = cell.world.object(cell.world.find("big hand").unwrap());
+    let proxima_geom::Shape::ConvexPolytope(p) = hand.shape() else { panic!() };
+    assert_eq!(p.vertices().len(), 102, "the exact hull of hand.obj");
+}
+
+#[test]
+fn urdf_robot_errors_name_the_field() {
+    let dir = std::path::Path::new(TWO_PANDAS).parent().unwrap();
+    let e = |robot: &str| match proxima_scene::parse_scene_in(&robot_scene(robot), Some(dir)) {
+        Ok(_) => panic!("accepted: {robot}"),
+        Err(e) => e.to_string(),
+    };
+    let msg = e(&WAYPOINTS.replace("-120", "-190"));
+    assert!(
+        msg.contains("trajectory.waypoints[0].q")
+            && msg.contains("panda_joint4")
+            && msg.contains("outside its limits"),
+        "{msg}"
+    );
+    let msg = e(&WAYPOINTS.replace(", 0.02]", "]"));
+    assert!(msg.contains("waypoints[0].q") && msg.contains("7 values for 8 joints"), "{msg}");
+    let msg = e(&WAYPOINTS.replace(r#""t": 1"#, r#""t": 0"#));
+    assert!(msg.contains("waypoints[1].t"), "{msg}");
+    let msg = e(&WAYPOINTS.replace("panda.urdf", "nope.urdf"));
+    assert!(msg.contains("robots[0].urdf") && msg.contains("nope.urdf"), "{msg}");
+    let msg = e(&WAYPOINTS.replace(r#""name": "p","#, r#""name": "p", "self_collision": "some","#));
+    assert!(msg.contains("robots[0].self_collision"), "{msg}");
+    let msg = e(&WAYPOINTS.replace(r#""name": "p","#, r#""name": "p", "srdf": "missing.srdf","#));
+    assert!(msg.contains("robots[0].srdf") && msg.contains("missing.srdf"), "{msg}");
+    // out-of-limit values are clamped on request
+    let clamped =
+        WAYPOINTS.replace("-120", "-190").replace(r#""name": "p","#, r#""name": "p", "clamp": true,"#);
+    assert!(proxima_scene::parse_scene_in(&robot_scene(&clamped), Some(dir)).is_ok());
+}

@@ -383,3 +383,30 @@ fn s200_triage_with_a_shadow_run() {
     }
     println!("S(200): mean queries per cycle {:.1}", queried as f64 / 1000.0);
 }
+
+/// An a-priori per-cycle motion limit (joint velocity limits) makes a pair mandatory as soon
+/// as the limit could bring it within the margin next cycle, although nothing moved.
+#[test]
+fn motion_limits_drive_the_lookahead() {
+    use proxima_geom::shape::Sphere;
+    use proxima_geom::{Pose, Shape};
+    let ball = Shape::Sphere(Sphere::new(0.5).unwrap());
+    let run = |limit: Option<f64>| {
+        let mut world = proxima_scene::World::new();
+        let a = world.add("a", "g1", ball.clone(), Pose::identity()).unwrap();
+        world.add("b", "g2", ball.clone(), Pose::from_translation([1.3, 0.0, 0.0]).unwrap()).unwrap();
+        if let Some(l) = limit {
+            world.set_motion_limit(a, l);
+        }
+        let pairs = [proxima_scene::Pair { a, b: proxima_scene::ObjectId(1) }];
+        let settings =
+            ScheduleSettings { exact_minimum: false, refresh_per_cycle: 0, ..ScheduleSettings::default() };
+        let mut s = Scheduler::new(proxima_scene::ColdQuery::default(), settings, &world, &pairs).unwrap();
+        (0..3).map(|_| s.run_cycle(&world).unwrap().mandatory).collect::<Vec<_>>()
+    };
+    // never queried, the pair's bound is its AABB gap 0.3 > margin: skipped while nothing moves
+    assert_eq!(run(None), [0, 0, 0]);
+    // a limit of 0.29 m per cycle: 0.3 − 0.29 ≤ 0.02, mandatory every cycle
+    assert_eq!(run(Some(0.29)), [1, 1, 1]);
+    assert_eq!(run(Some(0.2)), [0, 0, 0]);
+}

@@ -86,20 +86,9 @@ pub fn run(args: &BenchGeometryArgs) -> Result<()> {
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    let mut variants: Vec<&Variant> = Vec::new();
-    for v in &args.variants {
-        let v = v.trim();
-        let Some(found) = variant(v) else {
-            let known: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
-            bail!("unknown variant {v:?}; known variants: {}", known.join(", "));
-        };
-        if !variants.iter().any(|known| known.name == found.name) {
-            variants.push(found);
-        }
-    }
-    if variants.is_empty() {
-        bail!("--variants is empty");
-    }
+    let known: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+    let variants: Vec<&Variant> =
+        crate::variants::select(&args.variants, &known, variant)?.into_iter().map(|(_, v)| v).collect();
     let w = workload::load(&args.workload)?;
     let mut out = BufWriter::new(files::create_output(&args.out, false)?);
     let meta = Meta {

@@ -105,11 +105,11 @@ pub fn run_variant(w: &Workload, repeat: usize) -> Result<Vec<String>> {
             time_passes(repeat, || {
                 for &i in &usable {
                     let t = &w.tracks[i];
-                    if let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b]) {
-                        if let Ok(mut tracker) = Dqp3ShapeTracker::new(fa, fb, &settings) {
-                            for (pa, pb) in &t.poses {
-                                black_box(tracker.step(black_box(pa), pb).ok());
-                            }
+                    if let (Some(fa), Some(fb)) = (&facets[t.a], &facets[t.b])
+                        && let Ok(mut tracker) = Dqp3ShapeTracker::new(fa, fb, &settings)
+                    {
+                        for (pa, pb) in &t.poses {
+                            black_box(tracker.step(black_box(pa), pb).ok());
                         }
                     }
                 }

@@ -46,7 +46,7 @@ pub(crate) use polish::{Polished, is_curved, polish};
 pub(crate) use simplex::closest_to_origin;
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,
-    core_of, scan_support, scanned_hint,
+    core_of, scan_support, scanned_hint, warm_hint,
 };
 pub(crate) use warm::expand_warm;
 
