@@ -18,6 +18,9 @@ use proxima_geom::shape::{Cuboid as OurCuboid, Shape};
 use proxima_geom::{Arithmetic, Pose, QuerySettings, distance};
 use serde_json::Value;
 
+#[path = "../tests/support/box_sat.rs"]
+mod box_sat;
+
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/cases/peers.json");
 
 fn v3(v: &Value) -> [f64; 3] {
@@ -65,29 +68,6 @@ fn our_pose(p: &Value) -> Pose {
     Pose::new([v3(&r[0]), v3(&r[1]), v3(&r[2])], v3(&p["translation"])).unwrap()
 }
 
-/// The separating-axis depth of two of our boxes (positive = overlap).
-fn box_sat(ha: Vector3<f64>, pa: &Pose, hb: Vector3<f64>, pb: &Pose) -> f64 {
-    let (ra, rb) = (pa.rotation(), pb.rotation());
-    let d = pb.translation() - pa.translation();
-    let radius = |h: &Vector3<f64>, r: &Matrix3<f64>, n: &Vector3<f64>| {
-        (0..3).map(|i| h[i] * n.dot(&r.column(i)).abs()).sum::<f64>()
-    };
-    let mut axes: Vec<Vector3<f64>> = Vec::new();
-    for i in 0..3 {
-        axes.push(ra.column(i).into_owned());
-        axes.push(rb.column(i).into_owned());
-        for j in 0..3 {
-            let c = ra.column(i).cross(&rb.column(j));
-            if c.norm() > 1e-9 {
-                axes.push(c.normalize());
-            }
-        }
-    }
-    axes.iter()
-        .map(|n| radius(&ha, ra, n) + radius(&hb, rb, n) - n.dot(&d).abs())
-        .fold(f64::INFINITY, f64::min)
-}
-
 /// The case's reference signed distance (as in `tests/peer_cases.rs`).
 fn reference(c: &Value) -> Option<f64> {
     match c["reference"].as_str().unwrap() {
@@ -100,7 +80,11 @@ fn reference(c: &Value) -> Option<f64> {
             let a = Shape::Cuboid(OurCuboid::new(ha.into()).unwrap());
             let b = Shape::Cuboid(OurCuboid::new(hb.into()).unwrap());
             let d = distance(&a, &pa, &b, &pb, &exact).unwrap().distance();
-            Some(if d > 0.0 { d } else { -box_sat(ha, &pa, hb, &pb).max(0.0) })
+            Some(if d > 0.0 {
+                d
+            } else {
+                -box_sat::box_box_sat_depth(ha.into(), &pa, hb.into(), &pb).max(0.0)
+            })
         }
         _ => None,
     }

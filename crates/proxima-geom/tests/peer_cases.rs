@@ -11,13 +11,16 @@
 //! and agree). The same file is read by `scripts/peer-cases.py` (coal, python-fcl) and the
 //! `peer_cases_parry` example, which report which peers fail which cases.
 
-use nalgebra::{Matrix3, Point3, Vector3};
+use nalgebra::{Point3, Vector3};
 use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Sphere, Triangle};
 use proxima_geom::{
     Algorithm, Arithmetic, GeomError, Intersection, Pose, QuerySettings, Shape, distance, intersects,
     signed_distance,
 };
 use serde_json::Value;
+
+#[path = "support/box_sat.rs"]
+mod box_sat;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/cases/peers.json");
 
@@ -67,26 +70,7 @@ fn distance_engines() -> Vec<(&'static str, QuerySettings)> {
 /// The separating-axis depth of two boxes (positive = overlap).
 fn box_sat(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
     let (Shape::Cuboid(x), Shape::Cuboid(y)) = (a, b) else { panic!("box_sat needs boxes") };
-    let (ha, hb) = (x.half_extents(), y.half_extents());
-    let (ra, rb) = (pa.rotation(), pb.rotation());
-    let d = pb.translation() - pa.translation();
-    let radius = |h: &Vector3<f64>, r: &Matrix3<f64>, n: &Vector3<f64>| {
-        (0..3).map(|i| h[i] * n.dot(&r.column(i)).abs()).sum::<f64>()
-    };
-    let mut axes: Vec<Vector3<f64>> = Vec::new();
-    for i in 0..3 {
-        axes.push(ra.column(i).into_owned());
-        axes.push(rb.column(i).into_owned());
-        for j in 0..3 {
-            let c = ra.column(i).cross(&rb.column(j));
-            if c.norm() > 1e-9 {
-                axes.push(c.normalize());
-            }
-        }
-    }
-    axes.iter()
-        .map(|n| radius(&ha, ra, n) + radius(&hb, rb, n) - n.dot(&d).abs())
-        .fold(f64::INFINITY, f64::min)
+    box_sat::box_box_sat_depth(x.half_extents().into(), pa, y.half_extents().into(), pb)
 }
 
 /// The signed distance the case's reference gives, if any.

@@ -23,6 +23,10 @@ use nalgebra::{Matrix3, Rotation3, Vector3};
 use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Sphere, Triangle};
 use proxima_geom::{Algorithm, Arithmetic, Pose, Proximity, QuerySettings, Shape, distance, signed_distance};
 
+#[path = "support/box_sat.rs"]
+mod box_sat;
+use box_sat::box_box_sat_depth;
+
 fn gjk() -> QuerySettings {
     QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
@@ -173,33 +177,6 @@ fn coal_crossed_ellipsoids_overestimate() {
     assert!(r.certificate.gap() <= 1e-9);
     assert!(ours < coal - 1.5e-6, "ours {ours}, coal {coal}");
     assert!((ours - 1.29549482).abs() <= 1e-8, "{ours}");
-}
-
-/// Penetration depth of two overlapping boxes by the separating-axis theorem: the minimum
-/// translation distance is min over the facet normals n of the Minkowski difference of
-/// (r_a(n) + r_b(n) − |n·(c_b − c_a)|), and for two boxes those normals are among the 3 + 3 face
-/// normals and the 9 edge–edge cross products (parallel edge pairs add no facet of their own).
-/// An independent truth for EPA: no support maps, no polytope expansion.
-fn box_box_sat_depth(ha: [f64; 3], pa: &Pose, hb: [f64; 3], pb: &Pose) -> f64 {
-    let (ra, rb) = (pa.rotation(), pb.rotation());
-    let d = pb.translation() - pa.translation();
-    let radius = |h: [f64; 3], r: &Matrix3<f64>, n: &Vector3<f64>| {
-        (0..3).map(|i| h[i] * n.dot(&r.column(i)).abs()).sum::<f64>()
-    };
-    let mut axes: Vec<Vector3<f64>> = Vec::with_capacity(15);
-    for i in 0..3 {
-        axes.push(ra.column(i).into_owned());
-        axes.push(rb.column(i).into_owned());
-        for j in 0..3 {
-            let c = ra.column(i).cross(&rb.column(j));
-            // Below 1e-9 the two edges are parallel to rounding: their cross product is noise and
-            // the facets it would name are already face facets.
-            if c.norm() > 1e-9 {
-                axes.push(c.normalize());
-            }
-        }
-    }
-    axes.iter().map(|n| radius(ha, ra, n) + radius(hb, rb, n) - n.dot(&d).abs()).fold(f64::INFINITY, f64::min)
 }
 
 #[test]

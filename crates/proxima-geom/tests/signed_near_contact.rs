@@ -14,34 +14,16 @@ use proptest::prelude::*;
 use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder};
 use proxima_geom::{Algorithm, Pose, QuerySettings, Shape, signed_distance};
 
+#[path = "support/box_sat.rs"]
+mod box_sat;
+use box_sat::box_box_sat_depth;
+
 fn gjk() -> QuerySettings {
     QuerySettings::default().with_algorithm(Algorithm::Gjk)
 }
 
 fn settings() -> [QuerySettings; 2] {
     [QuerySettings::default(), gjk()]
-}
-
-/// Separating-axis depth of two boxes (positive = overlap): min over the 15 axes of the
-/// projected radii minus the centre offset.
-fn box_box_sat(ha: [f64; 3], pa: &Pose, hb: [f64; 3], pb: &Pose) -> f64 {
-    let (ra, rb) = (pa.rotation(), pb.rotation());
-    let d = pb.translation() - pa.translation();
-    let radius = |h: [f64; 3], r: &Matrix3<f64>, n: &Vector3<f64>| {
-        (0..3).map(|i| h[i] * n.dot(&r.column(i)).abs()).sum::<f64>()
-    };
-    let mut axes: Vec<Vector3<f64>> = Vec::new();
-    for i in 0..3 {
-        axes.push(ra.column(i).into_owned());
-        axes.push(rb.column(i).into_owned());
-        for j in 0..3 {
-            let c = ra.column(i).cross(&rb.column(j));
-            if c.norm() > 1e-9 {
-                axes.push(c.normalize());
-            }
-        }
-    }
-    axes.iter().map(|n| radius(ha, ra, n) + radius(hb, rb, n) - n.dot(&d).abs()).fold(f64::INFINITY, f64::min)
 }
 
 /// Rounding allowance of a set-up at coordinates ≲ 10: the pose arithmetic and the support
@@ -144,7 +126,7 @@ proptest! {
         let probe = Pose::from_matrix(rb, Vector3::zeros()).unwrap();
         let reach = a.support_value(&pa, &u) - u.dot(pa.translation()) + b.support_value(&probe, &-u);
         let pb = Pose::from_matrix(rb, pa.translation() + u * (reach - delta)).unwrap();
-        let depth = box_box_sat(ha, &pa, hb, &pb);
+        let depth = box_box_sat_depth(ha, &pa, hb, &pb);
         prop_assume!(depth > 0.0);
         check_overlap(&a, &pa, &b, &pb, depth, "box–box");
     }

@@ -169,6 +169,20 @@ impl Simplex {
             .sqrt();
         let flat = !super::gt(vol.abs(), FLAT_TETRAHEDRON * size * size * size);
         let mut best: Option<(f64, [usize; 3], [f64; 3], usize)> = None;
+        // The projection onto face `tri` when it is closer than `best`.
+        let closest_face = |best: &mut Option<(f64, [usize; 3], [f64; 3], usize)>, tri: [usize; 3]| {
+            let tri_pts = [p[tri[0]], p[tri[1]], p[tri[2]]];
+            let (idx, lam, n) = if robust { triangle_candidates(tri_pts) } else { triangle_region(tri_pts) };
+            let mut v = Vector3::zeros();
+            for m in 0..n {
+                v += p[tri[idx.0[m]]] * lam[m];
+            }
+            let d = v.norm_squared();
+            if best.is_none_or(|b| d < b.0) {
+                let sel = [tri[idx.0[0]], tri[idx.0[1]], tri[idx.0[2]]];
+                *best = Some((d, sel, lam, n));
+            }
+        };
         let mut inside = !flat;
         for f in faces {
             let (i, j, k, o) = (f[0], f[1], f[2], f[3]);
@@ -183,18 +197,7 @@ impl Simplex {
                 }
             }
             inside = false;
-            let tri_pts = [p[i], p[j], p[k]];
-            let (idx, lam, n) = if robust { triangle_candidates(tri_pts) } else { triangle_region(tri_pts) };
-            let tri = [i, j, k];
-            let mut v = Vector3::zeros();
-            for m in 0..n {
-                v += p[tri[idx.0[m]]] * lam[m];
-            }
-            let d = v.norm_squared();
-            if best.is_none_or(|b| d < b.0) {
-                let sel = [tri[idx.0[0]], tri[idx.0[1]], tri[idx.0[2]]];
-                best = Some((d, sel, lam, n));
-            }
+            closest_face(&mut best, [i, j, k]);
         }
         if inside {
             // Barycentric coordinates of the origin: ratios of signed volumes.
@@ -202,13 +205,30 @@ impl Simplex {
                 (b - a).dot(&(c - a).cross(&(d - a)))
             };
             let z = Vector3::zeros();
-            let l = [
-                vol_of(z, p[1], p[2], p[3]) / vol,
-                vol_of(p[0], z, p[2], p[3]) / vol,
-                vol_of(p[0], p[1], z, p[3]) / vol,
-                vol_of(p[0], p[1], p[2], z) / vol,
+            let sub = [
+                vol_of(z, p[1], p[2], p[3]),
+                vol_of(p[0], z, p[2], p[3]),
+                vol_of(p[0], p[1], z, p[3]),
+                vol_of(p[0], p[1], p[2], z),
             ];
-            return Projection { idx: [0, 1, 2, 3], lambda: l, len: 4, v: Vector3::zeros() };
+            // Normalised by their own sum (= vol in exact arithmetic): the witnesses Σ λ a and
+            // Σ λ b are then affine combinations of support points with Σ λ = 1 to rounding.
+            // Divided by `vol` instead, a nearly flat tetrahedron (contact at a depth of
+            // ~1e-12) gave Σ λ = 1 + 3e-11: a witness 6e-12 outside a curved shape.
+            let total: f64 = sub.iter().sum();
+            let l =
+                if total != 0.0 && total.is_finite() { sub.map(|x| x / total) } else { sub.map(|x| x / vol) };
+            // The weights must reproduce the origin: on a tetrahedron too flat for its volumes
+            // (a contact of depth ~1e-13) they need not, and Σ λ w then misses the origin by
+            // up to 1e-7 — witnesses that are no common point. The closest face decides then.
+            let size = p.iter().fold(0.0_f64, |m, w| m.max(w.amax()));
+            let residual = (0..4).fold(Vector3::zeros(), |acc, k| acc + p[k] * l[k]);
+            if residual.amax() <= 64.0 * f64::EPSILON * size {
+                return Projection { idx: [0, 1, 2, 3], lambda: l, len: 4, v: Vector3::zeros() };
+            }
+            for f in faces {
+                closest_face(&mut best, [f[0], f[1], f[2]]);
+            }
         }
         match best {
             Some((_, sel, lam, n)) => self.keep(&sel[..n], &lam[..n]),

@@ -156,11 +156,6 @@ const FAR: f64 = 256.0;
 /// closed-form test) are tested, when `by_support` says so, by GJK between `p` and the shape:
 /// refuted when its proven lower bound exceeds `tol` (see the module docs).
 fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl FnOnce() -> bool) -> bool {
-    // A rotation off by more than rounding (data files with few digits): the local frame is
-    // reached through Rᵀ, which differs from R⁻¹ by up to 3e (e = max |RᵀR − I|), moving the
-    // local point by up to 3e·|p − t|.
-    let e = pose.orthonormality_error();
-    let tol = if e > 0.0 { tol + 4.0 * e * (p - Point3::from(*pose.translation())).norm() } else { tol };
     if let Shape::Ellipsoid(x) = shape {
         // The point scaled towards the centre onto the surface, l/√level, is a point of the
         // ellipsoid |l|(1 − 1/√level) away: an upper bound of the distance, enough to accept
@@ -184,6 +179,20 @@ fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl
         }
         None => true,
     }
+}
+
+/// The allowance for rotations off by more than rounding (data files with few digits) at the
+/// world point `p`: a shape's local frame is reached through Rᵀ, which differs from R⁻¹ by up
+/// to 3e (e = max |RᵀR − I|), moving the local point by up to 3e·|p − t|; and the algorithms
+/// that work in A's frame place B there through R_aᵀ and come back through R_a, which moves a
+/// point of B by up to 3e_a·|p − t_a| more. 4(e_a |p − t_a| + e_b |p − t_b|) covers both
+/// (0 for exact rotations).
+fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
+    let term = |pose: &Pose| {
+        let e = pose.orthonormality_error();
+        if e > 0.0 { 4.0 * e * (p - Point3::from(*pose.translation())).norm() } else { 0.0 }
+    };
+    term(pa) + term(pb)
 }
 
 /// Checks a distance answer against the user's shapes (see the module docs).
@@ -211,14 +220,15 @@ pub(crate) fn check_distance(
             }
             let check_a = || !built || far(&[(a, pa)], &point_a);
             let check_b = || !built || far(&[(b, pb)], &point_b);
-            if !holds(a, pa, &point_a, tol, check_a) || !holds(b, pb, &point_b, tol, check_b) {
+            let (tol_a, tol_b) = (tol + frame_slack(pa, pb, &point_a), tol + frame_slack(pa, pb, &point_b));
+            if !holds(a, pa, &point_a, tol_a, check_a) || !holds(b, pb, &point_b, tol_b, check_b) {
                 return Err("witness outside its shape");
             }
         }
         Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
             // A common point is in both shapes to within τ (algorithms report answers within
             // the touching tolerance as separated, with both witnesses, see `settle`).
-            let tol = tolerance(point.coords.amax());
+            let tol = tolerance(point.coords.amax()) + frame_slack(pa, pb, &point);
             let check = || !built || far(&[(a, pa), (b, pb)], &point);
             if !holds(a, pa, &point, tol, check) || !holds(b, pb, &point, tol, check) {
                 return Err("common point outside a shape");
@@ -246,7 +256,7 @@ pub(crate) fn check_intersection(
             return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {
-            let tol = tolerance(p.coords.amax()).max(settings.touching_tolerance);
+            let tol = tolerance(p.coords.amax()).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
             let check = || !built || far(&[(a, pa), (b, pb)], p);
             if !holds(a, pa, p, tol, check) || !holds(b, pb, p, tol, check) {
                 return Err("common point outside a shape");
