@@ -7,7 +7,9 @@
 //! GJK ([`proxima_geom::gjk::gjk_distance`]) on their hill-climbing support functions
 //! ([`proxima_robot::HullSupport`]: the same vertices, so the same convex sets and the same
 //! certificate — GJK's lower bound is a support-function bound, its upper bound the witness
-//! distance); other pieces by [`proxima_geom::distance_tracked`] (unsigned: GJK stops as soon
+//! distance), or, cold and for hulls of up to a few hundred vertices, by GJK with vectorized
+//! vertex scans ([`proxima_geom::gjk::gjk_distance_scanned`], faster there: Panda
+//! `distances` 0.63 → 0.53 of Pinocchio + coal in one interleaved run); other pieces by [`proxima_geom::distance_tracked`] (unsigned: GJK stops as soon
 //! as contact is proven). Optionally warm-started from the pair's previous query in the
 //! workspace. Pairs that touch or overlap are re-measured when signed distances are asked for:
 //! EPA ([`proxima_geom::gjk::penetration`]) gives the depth with its bracket, and
@@ -29,7 +31,7 @@
 //! point or a separating direction. A pair without a verdict is listed as undecided and counted as colliding.
 
 use nalgebra::{Point3, Vector3};
-use proxima_geom::gjk::{gjk_distance, penetration};
+use proxima_geom::gjk::{gjk_distance, gjk_distance_scanned, penetration, scan_beats_climbing};
 use proxima_geom::{
     GjkCache, GjkStatus, Intersection, Pose, Proximity, QuerySettings, Shape, distance, distance_tracked,
     intersects, signed_distance,
@@ -279,9 +281,20 @@ impl RobotWorld {
             SceneError::Query { pair: (na.to_string(), nb.to_string()), source }
         };
         if let (Some(sa), Some(sb)) = (&a.support, &b.support) {
-            // Two mesh hulls: GJK on their hill-climbing support functions.
-            let cache = settings.warm_start.then_some(&mut ws.caches[k]);
-            let o = gjk_distance(&**sa, pa, &**sb, pb, &settings.query.gjk, cache).map_err(err)?;
+            // Two mesh hulls: GJK on their vertices (scanned) or hill-climbing supports.
+            let o = match (&a.shape, &b.shape) {
+                // Cold, both hulls small enough for the vector scan to beat climbing (a few
+                // hundred vertices): the run monomorphized for vertex scans.
+                (Shape::ConvexPolytope(x), Shape::ConvexPolytope(y))
+                    if !settings.warm_start && scan_beats_climbing(x) && scan_beats_climbing(y) =>
+                {
+                    gjk_distance_scanned(x, pa, y, pb, &settings.query.gjk).map_err(err)?
+                }
+                _ => {
+                    let cache = settings.warm_start.then_some(&mut ws.caches[k]);
+                    gjk_distance(&**sa, pa, &**sb, pb, &settings.query.gjk, cache).map_err(err)?
+                }
+            };
             let upper = (o.point_b - o.point_a).norm();
             if o.lower > 0.0
                 && upper > settings.query.touching_tolerance

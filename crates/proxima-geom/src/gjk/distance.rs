@@ -30,10 +30,11 @@ use nalgebra::{Point3, Vector3};
 
 use super::settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 use super::simplex::Simplex;
-use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap, warm_hint};
+use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap, VertexCloud, cold_scans, warm_hint};
 use super::warm::WarmPairs;
 use crate::error::GeomError;
 use crate::pose::Pose;
+use crate::shape::ConvexPolytope;
 
 /// What a GJK run found (witnesses in the world frame).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -347,6 +348,45 @@ pub fn gjk_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     cache: Option<&mut GjkCache>,
 ) -> Result<GjkOutput, GeomError> {
     gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Boolean { margin: 0.0 })
+}
+
+/// [`gjk_distance`] between two convex polytopes, cold, with every support found by scanning
+/// the vertices: four at a time where the processor has AVX2 (the run is dispatched once to
+/// its instruction set), else one by one. The certified bracket and witnesses of any GJK run
+/// (the first vertex of largest m·v is a support point). [`scan_beats_climbing`] says for
+/// which polytopes it is the faster choice over a hill-climbing support map.
+///
+/// Errors: invalid settings.
+pub fn gjk_distance_scanned(
+    a: &ConvexPolytope,
+    pose_a: &Pose,
+    b: &ConvexPolytope,
+    pose_b: &Pose,
+    settings: &GjkSettings,
+) -> Result<GjkOutput, GeomError> {
+    struct Scanned<'q> {
+        a: (&'q ConvexPolytope, &'q Pose),
+        b: (&'q ConvexPolytope, &'q Pose),
+        settings: &'q GjkSettings,
+    }
+    impl pulp::WithSimd for Scanned<'_> {
+        type Output = Result<GjkOutput, GeomError>;
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
+            let ((a, pa), (b, pb)) = (self.a, self.b);
+            let (a, b) = (VertexCloud { polytope: a, simd }, VertexCloud { polytope: b, simd });
+            gjk_entry(&a, pa, &b, pb, self.settings, None, Mode::Distance)
+        }
+    }
+    pulp::Arch::new().dispatch(Scanned { a: (a, pose_a), b: (b, pose_b), settings })
+}
+
+/// Whether cold GJK runs on `p` are faster with vertex scans ([`gjk_distance_scanned`]) than
+/// with hill climbing over its adjacency: no adjacency, fewer vertices than climbing pays
+/// for, or fewer than `LANE_SCAN_MAX_VERTICES` (512) where the processor runs the four-lane
+/// scan — the rule the query API's cold runs follow (measured in `support.rs`).
+pub fn scan_beats_climbing(p: &ConvexPolytope) -> bool {
+    cold_scans(p)
 }
 
 fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(

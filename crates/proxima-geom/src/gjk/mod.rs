@@ -23,6 +23,7 @@
 //! |---|---|
 //! | [`SupportMap`] | the support-map trait (implemented by [`Shape`](crate::Shape)) |
 //! | [`gjk_distance`], [`gjk_intersects`] | distance with bracket / early-exit intersection test |
+//! | [`gjk_distance_scanned`], [`scan_beats_climbing`] | cold distance between two convex polytopes by vectorized vertex scans, and when that is the faster choice |
 //! | [`penetration`] | EPA penetration depth with bracket |
 //! | [`GjkSettings`], [`Acceleration`], [`GjkStatus`], [`GjkCache`] | settings, momentum variants, statuses, warm start |
 //!
@@ -39,7 +40,7 @@ mod simplex;
 mod support;
 mod warm;
 
-pub use distance::{GjkOutput, gjk_distance, gjk_intersects};
+pub use distance::{GjkOutput, gjk_distance, gjk_distance_scanned, gjk_intersects, scan_beats_climbing};
 pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;

@@ -224,15 +224,16 @@ pub(crate) fn scanned_hint(i: usize) -> u32 {
 /// same hints.
 pub(crate) fn cold_core_of(s: &Shape) -> (CoreShape<'_>, f64) {
     match s {
-        Shape::ConvexPolytope(p)
-            if p.adjacency().is_none()
-                || p.vertices().len() < HILL_CLIMB_MIN_VERTICES
-                || (p.vertices().len() < LANE_SCAN_MAX_VERTICES && lanes_available()) =>
-        {
-            (CoreShape::Scanned(p), 0.0)
-        }
+        Shape::ConvexPolytope(p) if cold_scans(p) => (CoreShape::Scanned(p), 0.0),
         _ => core_of(s),
     }
+}
+
+/// Whether a cold run scans `p` (see [`cold_core_of`]).
+pub(crate) fn cold_scans(p: &ConvexPolytope) -> bool {
+    p.adjacency().is_none()
+        || p.vertices().len() < HILL_CLIMB_MIN_VERTICES
+        || (p.vertices().len() < LANE_SCAN_MAX_VERTICES && lanes_available())
 }
 
 /// (core, radius) with shape = core ⊕ ball(radius).

@@ -148,7 +148,7 @@ impl FeatureAxes {
             }
             Shape::Cone(c) => {
                 let m = r.tr_mul(toward);
-                let rho = m.x.hypot(m.y);
+                let rho = crate::shape::planar_len(m.x, m.y);
                 self.normals.push(axis(2));
                 if rho > 0.0 {
                     let (h, rad) = (c.half_height(), c.radius());

@@ -40,6 +40,7 @@ use crate::error::GeomError;
 use crate::gjk::{GjkSettings, SupportMap, closest_to_origin, gjk_distance};
 use crate::pose::Pose;
 use crate::shape::Shape;
+use crate::shape::planar_len;
 
 /// Why an answer was refused.
 pub(crate) type Refuted = &'static str;
@@ -84,15 +85,15 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
             (axis - c.radius()).max(0.0)
         }
         Shape::Cylinder(c) => {
-            let radial = (l.x.hypot(l.y) - c.radius()).max(0.0);
+            let radial = (planar_len(l.x, l.y) - c.radius()).max(0.0);
             let axial = (l.z.abs() - c.half_height()).max(0.0);
-            radial.hypot(axial)
+            planar_len(radial, axial)
         }
         Shape::Cone(c) => {
             // The cross-section in (ρ, z): the triangle apex (0, h), rim (r, −h), base centre
             // (0, −h); rotational symmetry makes the 2D distance the 3D one.
             let (h, r) = (c.half_height(), c.radius());
-            let q = Vector3::new(l.x.hypot(l.y), l.z, 0.0);
+            let q = Vector3::new(planar_len(l.x, l.y), l.z, 0.0);
             let tri = [Vector3::new(0.0, h, 0.0), Vector3::new(r, -h, 0.0), Vector3::new(0.0, -h, 0.0)];
             closest_to_origin(tri.map(|v| v - q)).norm()
         }
@@ -155,6 +156,16 @@ const FAR: f64 = 256.0;
 /// closed-form test) are tested, when `by_support` says so, by GJK between `p` and the shape:
 /// refuted when its proven lower bound exceeds `tol` (see the module docs).
 fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl FnOnce() -> bool) -> bool {
+    if let Shape::Ellipsoid(x) = shape {
+        // The point scaled towards the centre onto the surface, l/√level, is a point of the
+        // ellipsoid |l|(1 − 1/√level) away: an upper bound of the distance, enough to accept
+        // a witness on the surface up to round-off without the secular equation.
+        let l = pose.inverse_transform_point(p).coords;
+        let level = l.component_div(&x.radii()).norm_squared();
+        if level <= 1.0 || (level.is_finite() && l.norm() * (1.0 - 1.0 / level.sqrt()) <= tol) {
+            return true;
+        }
+    }
     match outside_by(shape, pose, p) {
         Some(e) => e <= tol,
         None if shape.is_bounded() && by_support() => {

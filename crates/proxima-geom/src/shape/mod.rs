@@ -28,6 +28,7 @@ pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
 pub use composite::{Cone, MinkowskiSum, Rounded};
 pub use hull::{ConvexHull, HullFacet, convex_hull};
 pub use spec::ShapeSpec;
+pub(crate) use support::planar_len;
 pub(crate) use vertex_lanes::{LANES_MIN_VERTICES, VertexLanes, lanes_available};
 
 /// The kind of a shape (for errors, dispatch tables and reports).
@@ -500,11 +501,11 @@ impl Shape {
             Shape::AlignedBox(x) => n(x.min()).max(n(x.max())) + (x.max() - x.min()).norm(),
             Shape::Sphere(x) => x.radius(),
             Shape::Capsule(x) => x.half_height() + x.radius(),
-            Shape::Cylinder(x) => x.radius().hypot(x.half_height()),
+            Shape::Cylinder(x) => planar_len(x.radius(), x.half_height()),
             Shape::Ellipsoid(x) => x.radii().amax(),
             Shape::ConvexPolytope(x) => x.extent(),
             Shape::Polyhedron(x) => max_norm(x.vertices()),
-            Shape::Cone(x) => x.radius().hypot(x.half_height()) + x.half_height(),
+            Shape::Cone(x) => planar_len(x.radius(), x.half_height()) + x.half_height(),
             Shape::Rounded(x) => x.inner().local_extent() + x.radius(),
             Shape::MinkowskiSum(x) => {
                 let ((a, pa), (b, pb)) = (x.first(), x.second());

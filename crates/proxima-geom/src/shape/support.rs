@@ -37,6 +37,28 @@ impl Shape {
     /// h(n) = max over the shape (world frame) of `direction · x`; +∞ for a line not
     /// perpendicular to `direction`.
     pub fn support_value(&self, pose: &Pose, direction: &Vector3<f64>) -> f64 {
+        // Closed forms h(n) = n·t + h_local(Rᵀn) for the shapes whose local support function
+        // is a formula (the same value as through the support point, up to rounding, without
+        // the point's normalizations); anything not finite takes the general path.
+        // |n| is taken only when |n|² is safely in range (an underflowed |n|² would drop the
+        // radius term, not give a non-finite value).
+        let n = direction;
+        let n2 = n.norm_squared();
+        if n2 > SAFE_SQUARE_MIN && n2 < SAFE_SQUARE_MAX {
+            let local = match self {
+                Shape::Sphere(s) => s.radius() * n2.sqrt(),
+                Shape::Cuboid(c) => (pose.rotation().transpose() * n).abs().dot(&c.half_extents()),
+                Shape::Capsule(c) => {
+                    let m = pose.rotation().transpose() * n;
+                    c.half_height() * m.z.abs() + c.radius() * n2.sqrt()
+                }
+                _ => f64::NAN,
+            };
+            let h = n.dot(pose.translation()) + local;
+            if h.is_finite() {
+                return h;
+            }
+        }
         match self.support_point(pose, direction) {
             Some(p) => direction.dot(&p.coords),
             None => f64::INFINITY,
@@ -81,12 +103,10 @@ impl Shape {
             }
             Shape::Cylinder(c) => {
                 let (x, y) = (m.x, m.y);
-                // √(x² + y²) directly where it neither overflows nor underflows (hypot is a
-                // libm call, a tenth of an EPA on cylinders), hypot elsewhere.
-                let s = x * x + y * y;
-                let rlen = if (f64::MIN_POSITIVE..f64::MAX).contains(&s) { s.sqrt() } else { x.hypot(y) };
+                let rlen = planar_len(x, y);
                 let (rx, ry) = if rlen > 0.0 && rlen.is_finite() {
-                    (x / rlen * c.radius(), y / rlen * c.radius())
+                    let k = c.radius() / rlen;
+                    (x * k, y * k)
                 } else {
                     (0.0, 0.0)
                 };
@@ -97,6 +117,13 @@ impl Shape {
                 // (D = diag(radii)); the scalings keep |u| from overflowing or underflowing
                 // for directions or radii far from 1.
                 let d = e.radii();
+                let dm = m.component_mul(&d);
+                let s2 = dm.norm_squared();
+                if s2 > SAFE_SQUARE_MIN && s2 < SAFE_SQUARE_MAX {
+                    // |Dm|² neither overflowed nor lost digits to underflow: x = D(Dm)/|Dm|
+                    // directly (one root, one division; the same point up to rounding).
+                    return Some(Point3::from(d.component_mul(&dm) * (1.0 / s2.sqrt())));
+                }
                 let dm = scaled(m).component_mul(&d);
                 let k = dm.amax();
                 if k > 0.0 && k.is_finite() {
@@ -127,7 +154,7 @@ impl Shape {
             Shape::Cone(c) => {
                 let h = c.half_height();
                 let m = scaled(m);
-                let rho = m.x.hypot(m.y);
+                let rho = planar_len(m.x, m.y);
                 if m.z * h >= c.radius() * rho - m.z * h {
                     c.apex()
                 } else if rho == 0.0 {
@@ -147,9 +174,28 @@ impl Shape {
     }
 }
 
+/// Squared lengths strictly between these are computed without overflow and without losing
+/// relative accuracy to underflow, so √(Σ xᵢ²) is within an ulp or two of the true length (a
+/// component whose square underflows is below 1e-140 × the length: negligible).
+pub(crate) const SAFE_SQUARE_MIN: f64 = 1e-280;
+/// See [`SAFE_SQUARE_MIN`].
+pub(crate) const SAFE_SQUARE_MAX: f64 = 1e280;
+
+/// √(x² + y²): the plain root when the sum of squares is safely in range (see
+/// [`SAFE_SQUARE_MIN`]), else `hypot` (a libm call, several times slower, guarding overflow).
+#[inline]
+pub(crate) fn planar_len(x: f64, y: f64) -> f64 {
+    let s = x * x + y * y;
+    if s > SAFE_SQUARE_MIN && s < SAFE_SQUARE_MAX { s.sqrt() } else { x.hypot(y) }
+}
+
 /// m / |m|, 0 for m = 0; exact in direction for every finite m (scaled by its largest
-/// component first, so that |m|² neither overflows nor underflows).
+/// component first when |m|² would overflow or underflow).
 fn unit_or_zero(m: &Vector3<f64>) -> Vector3<f64> {
+    let s = m.norm_squared();
+    if s > SAFE_SQUARE_MIN && s < SAFE_SQUARE_MAX {
+        return m * (1.0 / s.sqrt());
+    }
     let u = scaled(m);
     let len = u.norm();
     if len > 0.0 && len.is_finite() { u / len } else { Vector3::zeros() }

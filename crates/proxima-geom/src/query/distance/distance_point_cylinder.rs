@@ -26,7 +26,7 @@ pub(crate) fn closest_point_cylinder(
     half_height: f64,
 ) -> (Point3<f64>, Option<f64>) {
     let local = pose.inverse_transform_point(p);
-    let rho = local.x.hypot(local.y);
+    let rho = crate::shape::planar_len(local.x, local.y);
     let radial_out = rho > radius;
     let axial_out = local.z.abs() > half_height;
     if !radial_out && !axial_out {
