@@ -61,7 +61,13 @@ fn brute_force_depth(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
     for &(h0, n0) in samples.iter().take(12) {
         let (mut h, mut n) = (h0, n0);
         let mut step = 0.05;
-        while step > 1e-12 {
+        // Bounded: an "improvement" by rounding noise alone must not keep a step size alive
+        // (that made the search run for minutes on some seeds), so a move has to gain more than
+        // a few ulps of h, and a start gets at most 20,000 moves (far more than the ~40 halvings
+        // and the few hundred real moves a start needs).
+        let mut moves = 0;
+        while step > 1e-12 && moves < 20_000 {
+            moves += 1;
             let mut t = Vector3::zeros();
             t[n.iamin()] = 1.0;
             let e1 = n.cross(&t).normalize();
@@ -79,7 +85,7 @@ fn brute_force_depth(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
             ] {
                 let m = (n + (e1 * c1 + e2 * c2) * step).normalize();
                 let hm = h_m(a, pa, b, pb, &m);
-                if hm < h {
+                if hm < h - 4.0 * f64::EPSILON * (1.0 + h.abs()) {
                     (h, n) = (hm, m);
                     improved = true;
                 }
