@@ -21,6 +21,11 @@ EXTRACTS = {
     ),
 }
 
+# name -> (selection description, function from the track list to the kept tracks)
+TRACK_EXTRACTS = {
+    "track_polytope_64": ("the first 2 of the 200 tracks", lambda t: t[:2]),
+}
+
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
@@ -31,11 +36,14 @@ def main():
     src = os.path.join(args.shared, "bench", "geometry", "workloads")
     out = os.path.join(root, "testdata", "geometry", "workloads")
     os.makedirs(out, exist_ok=True)
-    for name, (how, pick) in EXTRACTS.items():
+    jobs = [(name, how, pick, None) for name, (how, pick) in EXTRACTS.items()]
+    jobs += [(name, how, None, pick) for name, (how, pick) in TRACK_EXTRACTS.items()]
+    for name, how, pick, pick_tracks in jobs:
         with open(os.path.join(src, name + ".json")) as f:
             w = json.load(f)
-        queries = pick(w["queries"])
-        used = {q["a"] for q in queries} | {q["b"] for q in queries}
+        queries = pick(w["queries"]) if pick else []
+        tracks = pick_tracks(w["tracks"]) if pick_tracks else []
+        used = {q["a"] for q in queries + tracks} | {q["b"] for q in queries + tracks}
         extract = {
             "name": w["name"],
             "description": w.get("description", ""),
@@ -43,12 +51,12 @@ def main():
             "extract": {"source": "shared/bench/geometry/workloads/%s.json" % name, "selection": how},
             "shapes": [s for s in w["shapes"] if s["id"] in used],
             "queries": queries,
-            "tracks": [],
+            "tracks": tracks,
         }
         with open(os.path.join(out, name + ".json"), "w") as f:
             json.dump(extract, f, separators=(",", ":"))
             f.write("\n")
-        print(name, len(queries), "queries")
+        print(name, len(queries), "queries,", len(tracks), "tracks")
 
 
 if __name__ == "__main__":

@@ -97,6 +97,22 @@ fn a_track_page_has_one_frame_per_step() {
     let _ = std::fs::remove_file(&file);
 }
 
+/// The guide's track example (docs/cli.md) runs in a bare clone: the vendored extract of the
+/// harness's `track_polytope_64` keeps whole tracks of 100 steps.
+#[test]
+fn the_guide_track_example_pages_a_vendored_hundred_step_track() {
+    let file = scratch("track-poly64");
+    let workload = data("workloads/track_polytope_64.json");
+    let out = run(&["view", "--workload", &workload, "--track", "1", "--out", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let d = page_data(&std::fs::read_to_string(&file).unwrap());
+    let t = &d["views"][0]["timeline"];
+    assert_eq!(t["cycles"], 100);
+    // the harness's tracks move separated hulls: every step's distance is non-negative
+    assert!(t["minimum"]["distance"].as_f64().unwrap() >= 0.0);
+    let _ = std::fs::remove_file(&file);
+}
+
 #[test]
 fn a_robot_page_has_a_slider_joint_per_coordinate_and_the_certified_minimum() {
     let urdf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/robots/panda/panda.urdf");
