@@ -7,7 +7,10 @@
 //! row (lowest index) is reported as `Ta[i]: ...`. A broadcast (4, 4) pose is checked once.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyFixedUnicode, PyReadonlyArrayDyn, PyUntypedArrayMethods};
-use proxima_geom::{GeomError as RustGeomError, Pose};
+use std::sync::LazyLock;
+
+use nalgebra::{Point3, Vector3};
+use proxima_geom::{GeomError as RustGeomError, Pose, Proximity};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -24,6 +27,27 @@ type Status = PyFixedUnicode<STATUS_WIDTH>;
 
 fn status_text(name: &str) -> Status {
     fixed_text(name)
+}
+
+/// The three status strings as numpy text, built once (rows copy them instead of encoding
+/// the name again): entry [`status_index`]`(p)` is [`status_name`]`(p)`, by construction.
+static STATUS_TEXTS: LazyLock<[Status; 3]> = LazyLock::new(|| {
+    let (p, v) = (Point3::origin(), Vector3::x());
+    [
+        Proximity::Separated { distance: 1.0, point_a: p, point_b: p, normal: v },
+        Proximity::Touching { point: p },
+        Proximity::Intersecting { point: None, depth: None },
+    ]
+    .map(|c| status_text(status_name(&c)))
+});
+
+/// The variant of `p` as an index, in the order [`STATUS_TEXTS`] is built.
+fn status_index(p: &Proximity) -> usize {
+    match p {
+        Proximity::Separated { .. } => 0,
+        Proximity::Touching { .. } => 1,
+        Proximity::Intersecting { .. } => 2,
+    }
 }
 
 /// `name` as a numpy fixed-width unicode string of `W` characters (cut beyond `W`).
@@ -75,12 +99,11 @@ impl<'a> PoseRows<'a> {
         }
     }
 
-    /// The pose of row `i`, checked.
+    /// The pose of row `i`, checked (read in place: no copy of the row).
     pub fn at(&self, i: usize) -> Result<Pose, PoseError> {
         let raw = |flat: &[f64]| {
-            let mut m: RawPose = [0.0; 16];
-            m.copy_from_slice(&flat[16 * i..16 * i + 16]);
-            check_pose(&m)
+            let row: &RawPose = flat[16 * i..16 * i + 16].try_into().expect("a row holds 16 values");
+            check_pose(row)
         };
         match self {
             PoseRows::InPlace(flat) => raw(flat),
@@ -153,7 +176,7 @@ impl Columns<'_> {
         for (column, p) in self.points.iter_mut().zip(points) {
             column[3 * j..3 * j + 3].copy_from_slice(&p.unwrap_or([f64::NAN; 3]));
         }
-        self.status[j] = status_text(status_name(&r.proximity));
+        self.status[j] = STATUS_TEXTS[status_index(&r.proximity)];
     }
 }
 

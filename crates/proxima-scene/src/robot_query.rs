@@ -22,6 +22,13 @@
 //! at least its bound, so the minimum is the true minimum over all pairs). Ties between pairs
 //! go to the first pair in pair order, as in [`DistanceMode::AllPairs`].
 //!
+//! Where the time goes (Panda, 42 hull pairs of 18–260 vertices, random configurations, cold,
+//! `perf` on `proxima bench-robot`): GJK takes 4.0 iterations per pair on average; about a
+//! third of the time is the vertex scans, two fifths the GJK loop and its simplex projections,
+//! a twentieth forward kinematics and placements. Starting GJK along the difference of the
+//! bounding balls' centres instead of the link origins' gives 4.06 iterations (no gain), and
+//! hill climbing instead of scans is slower on these hulls (measured, 2026-11-26).
+//!
 //! # Collisions
 //!
 //! [`RobotWorld::collisions`] decides for every pair (no early exit) whether it touches or
