@@ -309,13 +309,9 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// towards A's (so the first support point faces the other shape), in A's frame.
 pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>) -> Start {
     match cache {
-        Some(c) if c.direction.is_some() => Start {
-            direction: c.direction.unwrap_or(-frame.t),
-            simplex_dirs: c.simplex_dirs,
-            simplex_hints: c.simplex_hints,
-            simplex_len: usize::from(c.simplex_len),
-            pairs: c.pairs,
-        },
+        Some(c) if c.direction.is_some() => {
+            Start { pairs: c.pairs, ..Start::cold(c.direction.unwrap_or(-frame.t)) }
+        }
         _ => Start::cold(-frame.t),
     }
 }
@@ -423,12 +419,8 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 pub(crate) fn store(c: &mut GjkCache, r: &Run, swapped: bool) {
     let dir = if r.upper > 0.0 { r.v } else { c.direction.unwrap_or(r.v) };
     c.direction = Some(dir);
-    c.simplex_len = r.simplex.len as u8;
-    for i in 0..r.simplex.len {
-        c.simplex_dirs[i] = r.simplex.v[i].d;
-        c.simplex_hints[i] = (r.simplex.v[i].ha, r.simplex.v[i].hb);
-    }
-    c.pairs = WarmPairs::from_simplex(&r.simplex, &r.frame);
+    // Written in place: the pairs are most of the cache, a temporary would be copied over.
+    c.pairs.set_from_simplex(&r.simplex, &r.frame);
     c.hint_a = r.hint_a;
     c.hint_b = r.hint_b;
     c.swapped = swapped;

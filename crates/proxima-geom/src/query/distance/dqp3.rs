@@ -99,10 +99,24 @@ fn snap(side: &Side<'_>, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>>
 fn snap_to_hull(h: &HullFacets, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>> {
     let slack = snap_slack(h);
     let first = *active.first()? as usize;
-    if let [t] = h.facet_triangles(first) {
-        let q = clamped_barycentric(h, t, x);
-        if (q - x).norm_squared() <= slack * slack {
-            return Some(q);
+    match h.facet_triangles(first) {
+        [t] => {
+            let q = clamped_barycentric(h, t, x);
+            if (q - x).norm_squared() <= slack * slack {
+                return Some(q);
+            }
+        }
+        // A facet of several (near-)coplanar triangles: the one whose plane projection of x
+        // falls inside it gives that projection, a point of the triangle as near x as the
+        // closest-point search below would find up to the facet's flatness (within the slack).
+        many => {
+            for t in many {
+                if let Some(q) = barycentric_inside(h, t, x)
+                    && (q - x).norm_squared() <= slack * slack
+                {
+                    return Some(q);
+                }
+            }
         }
     }
     let mut best: Option<(f64, Point3<f64>)> = None;
@@ -127,6 +141,20 @@ fn snap_to_hull(h: &HullFacets, x: &Point3<f64>, active: &[u32]) -> Option<Point
         }
     }
     best.map(|(_, q)| q)
+}
+
+/// The projection of x onto the plane of triangle `t` when it lies inside the triangle
+/// (barycentric coordinates λ ≥ 0, λ1 + λ2 ≤ 1, as [`clamped_barycentric`] computes them):
+/// then the same point as that function gives; `None` outside or for a degenerate triangle.
+fn barycentric_inside(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Option<Point3<f64>> {
+    let [a, b, c] = t.map(|i| h.vertices[i as usize]);
+    let (e1, e2, w) = (b - a, c - a, x - a);
+    let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
+    let (w1, w2) = (w.dot(&e1), w.dot(&e2));
+    let det = d11 * d22 - d12 * d12;
+    let (l1, l2) = ((w1 * d22 - w2 * d12) / det, (w2 * d11 - w1 * d12) / det);
+    (l1 >= 0.0 && l2 >= 0.0 && l1 + l2 <= 1.0 && l1.is_finite() && l2.is_finite())
+        .then(|| a + e1 * l1 + e2 * l2)
 }
 
 /// The point a + λ1 (b − a) + λ2 (c − a) of triangle `t` with x's barycentric coordinates in

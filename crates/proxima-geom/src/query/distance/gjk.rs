@@ -79,9 +79,7 @@ fn gjk_answer(
         return Err(unbounded(a, b));
     }
     let warm = cache.as_ref().is_some_and(|(c, _)| c.is_warm());
-    let core = if warm { core_of } else { cold_core_of };
-    let (ca, ra) = core(a);
-    let (cb, rb) = core(b);
+    let ((ca, ra), (cb, rb)) = if warm { (core_of(a), core_of(b)) } else { (cold_core_of(a), cold_core_of(b)) };
     let frame = RelativeFrame::new(pa, pb);
     let (mut init, hints, depth_normal) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
     // Cold pairs of axial cores (cylinders, capsule segments) with a cylinder start from the
@@ -474,16 +472,9 @@ fn warm_state(
             } else {
                 // Stored for (b, a): a direction d in b's frame for M' = B − A = −M becomes
                 // −R d in a's frame (R maps b's frame to a's).
+                // (A cache holds no search directions besides the pairs: `simplex_len` is 0.)
                 let conv = |d: Vector3<f64>| -(frame.r * d);
-                let mut t = s;
-                t.direction = conv(s.direction);
-                for d in t.simplex_dirs.iter_mut() {
-                    *d = conv(*d);
-                }
-                for h in t.simplex_hints.iter_mut() {
-                    *h = (h.1, h.0);
-                }
-                t.pairs = s.pairs.swapped();
+                let t = Start { pairs: s.pairs.swapped(), ..Start::cold(conv(s.direction)) };
                 (t, (c.hint_b, c.hint_a), c.depth_normal.map(conv))
             }
         }
