@@ -329,7 +329,7 @@ pub fn gjk_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     cache: Option<&mut GjkCache>,
 ) -> Result<GjkOutput, GeomError> {
-    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Distance)
+    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Distance, None)
 }
 
 /// The early-exit intersection test: stops as soon as a separating direction
@@ -343,7 +343,7 @@ pub fn gjk_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     cache: Option<&mut GjkCache>,
 ) -> Result<GjkOutput, GeomError> {
-    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Boolean { margin: 0.0 })
+    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Boolean { margin: 0.0 }, None)
 }
 
 /// [`gjk_distance`] between two convex polytopes, cold, with every support found by scanning
@@ -370,8 +370,10 @@ pub fn gjk_distance_scanned(
         #[inline(always)]
         fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
             let ((a, pa), (b, pb)) = (self.a, self.b);
+            let frame = RelativeFrame::new(pa, pb);
+            let start = center_direction(&a.center(), &b.center(), &frame);
             let (a, b) = (VertexCloud { polytope: a, simd }, VertexCloud { polytope: b, simd });
-            gjk_entry(&a, pa, &b, pb, self.settings, None, Mode::Distance)
+            gjk_entry(&a, pa, &b, pb, self.settings, None, Mode::Distance, start)
         }
     }
     pulp::Arch::new().dispatch(Scanned { a: (a, pose_a), b: (b, pose_b), settings })
@@ -385,6 +387,9 @@ pub fn scan_beats_climbing(p: &ConvexPolytope) -> bool {
     cold_scans(p)
 }
 
+/// `cold_direction`: the start direction of a cold run instead of −t (see
+/// [`center_direction`]).
+#[allow(clippy::too_many_arguments)]
 fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Pose,
@@ -393,13 +398,17 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     cache: Option<&mut GjkCache>,
     mode: Mode,
+    cold_direction: Option<Vector3<f64>>,
 ) -> Result<GjkOutput, GeomError> {
     settings.validate()?;
     let frame = RelativeFrame::new(pose_a, pose_b);
     let (h_a, h_b) =
         cache.as_ref().filter(|c| c.is_warm()).map_or((COLD_HINT, COLD_HINT), |c| (c.hint_a, c.hint_b));
     let mut diff = Difference { a, b, frame, hint_a: h_a, hint_b: h_b };
-    let init = initial_direction(&frame, cache.as_deref());
+    let mut init = initial_direction(&frame, cache.as_deref());
+    if let (None, Some(d)) = (cache.as_ref().filter(|c| c.is_warm()), cold_direction) {
+        init.direction = d;
+    }
     let r = run(&mut diff, &init, settings, mode);
     if let Some(c) = cache {
         store(c, &r, false);
@@ -413,6 +422,20 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         upper: r.upper,
         iterations: r.iterations,
     })
+}
+
+/// The cold start direction c_a − (R c_b + t) from B's centre `cb` to A's centre `ca` (local
+/// frames; B placed in A's by `frame`): the first support pair then faces across the middle
+/// of the two shapes. `None` when it is not finite or shorter than 1e-12 × the centres' size
+/// (the default −t is kept).
+pub(crate) fn center_direction(
+    ca: &Point3<f64>,
+    cb: &Point3<f64>,
+    frame: &RelativeFrame,
+) -> Option<Vector3<f64>> {
+    let d = ca.coords - (frame.r * cb.coords + frame.t);
+    let size = ca.coords.amax().max(cb.coords.amax()).max(frame.t.amax());
+    (d.iter().all(|x| x.is_finite()) && d.amax() > 1e-12 * size).then_some(d)
 }
 
 /// Saves a run's direction and hints in a cache.

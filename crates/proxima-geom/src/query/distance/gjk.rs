@@ -84,6 +84,9 @@ fn gjk_answer(
     let (mut init, hints, depth_normal) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
     // Cold pairs of axial cores (cylinders, capsule segments) with a cylinder start from the
     // axes' closest points, and are polished by Newton from there before any GJK iteration.
+    if !warm && let Some(d) = center_direction(a, b, &frame) {
+        init.direction = d;
+    }
     let mut newton_first = false;
     if init.simplex_len == 0
         && init.pairs.len() == 0
@@ -448,6 +451,25 @@ fn axis_seed(a: &CoreShape<'_>, b: &CoreShape<'_>, frame: &RelativeFrame) -> Opt
     let v = x - y;
     (v.norm_squared() > 1e-24 * (1.0 + frame.t.norm_squared()) && v.iter().all(|c| c.is_finite()))
         .then_some((v, ha.is_some() && hb.is_some()))
+}
+
+/// A cold start for pairs with a vertex polytope: from B's bounding-box centre to A's (A's
+/// frame; other shapes count from their local origin, their centre), the direction the default
+/// −t (origin to origin) stands for. Robot link meshes have their origin at a joint, often far
+/// from the middle of the link: on the Panda/iiwa hull tracks this start saves about 5% of
+/// the cold run's work. `None` (keep the default) without a polytope or when the centres
+/// (nearly) coincide.
+fn center_direction(a: &Shape, b: &Shape, frame: &RelativeFrame) -> Option<Vector3<f64>> {
+    let center = |s: &Shape| match s {
+        Shape::ConvexPolytope(p) => Some(p.center()),
+        _ => None,
+    };
+    let (ca, cb) = (center(a), center(b));
+    if ca.is_none() && cb.is_none() {
+        return None;
+    }
+    let (ca, cb) = (ca.unwrap_or_else(Point3::origin), cb.unwrap_or_else(Point3::origin));
+    crate::gjk::center_direction(&ca, &cb, frame)
 }
 
 fn unbounded(a: &Shape, b: &Shape) -> GeomError {
