@@ -8,7 +8,8 @@
 //!
 //! * **Upper bound**: each witness x is *snapped* onto the source shape — for a vertex polytope
 //!   a point of the hull triangles of x's first active facet (a convex combination of input
-//!   points: x's clamped barycentric point in a single-triangle facet, else the closest point;
+//!   points: x's clamped barycentric point in a single-triangle facet, x's projection onto
+//!   the triangle that holds it in a facet of several, else the closest point;
 //!   the other active facets' and the neighbouring facets' triangles too when that is farther
 //!   than 4× the facet form's merge tolerance from x), for a box the clamp into the box,
 //!   for a half-space polyhedron x itself when it satisfies the user's half-spaces to
