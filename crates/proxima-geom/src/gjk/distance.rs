@@ -113,7 +113,10 @@ impl Start {
     }
 }
 
-/// The GJK loop on A − B in A's frame.
+/// The GJK loop on A − B in A's frame. Always inlined: its result holds the whole simplex
+/// (≈ 560 bytes), which a call returns through memory and the caller then copies; inlined,
+/// the simplex is built where the caller keeps it (warm hull tracking: 570 → 557 ns/step).
+#[inline(always)]
 pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     diff: &mut Difference<'_, A, B>,
     start: &Start,
