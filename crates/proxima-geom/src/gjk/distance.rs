@@ -353,7 +353,9 @@ pub fn gjk_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// the vertices: four at a time where the processor has AVX2 (the run is dispatched once to
 /// its instruction set), else one by one. The certified bracket and witnesses of any GJK run
 /// (the first vertex of largest m·v is a support point). [`scan_beats_climbing`] says for
-/// which polytopes it is the faster choice over a hill-climbing support map.
+/// which polytopes it is the faster choice over a hill-climbing support map. The run starts
+/// along the line between the two vertex sets' bounding-box centres (as the query API's cold
+/// runs between polytopes do), not between the local origins.
 ///
 /// Errors: invalid settings.
 pub fn gjk_distance_scanned(

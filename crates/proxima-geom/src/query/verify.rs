@@ -144,12 +144,22 @@ impl SupportMap for At {
 /// ulps exceed τ. A common point of a contact answer is the midpoint of two witnesses that
 /// agree to round-off of both shapes, so both shapes' reach counts for it.
 ///
-/// Evaluated with the bounds |t| ≤ √3 max|tᵢ| and |p| ≥ max|pᵢ| (no square roots): it says
-/// "far" whenever the Euclidean test would, and at most √3 times earlier (a check more, never
-/// one fewer).
+/// The common cases are decided without square roots, from max|xᵢ| ≤ |x| ≤ √3 max|xᵢ|: the
+/// Euclidean test runs only when those bounds leave it open, so the answer is the Euclidean
+/// test's.
 fn far(shapes: &[(&Shape, &Pose)], p: &Point3<f64>) -> bool {
-    let near_limit = FAR * p.coords.amax().max(1.0);
-    shapes.iter().any(|(s, pose)| s.local_extent() + SQRT_3 * pose.translation().amax() > near_limit)
+    let pm = p.coords.amax();
+    let (limit_lo, limit_hi) = (FAR * pm.max(1.0), FAR * (SQRT_3 * pm).max(1.0));
+    shapes.iter().any(|(s, pose)| {
+        let (e, tm) = (s.local_extent(), pose.translation().amax());
+        if e + SQRT_3 * tm <= limit_lo {
+            false
+        } else if e + tm > limit_hi {
+            true
+        } else {
+            e + pose.translation().norm() > FAR * p.coords.norm().max(1.0)
+        }
+    })
 }
 
 /// √3 rounded up (an upper bound of |t| / max|tᵢ| after the product's rounding too).

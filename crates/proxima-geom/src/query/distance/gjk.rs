@@ -79,7 +79,8 @@ fn gjk_answer(
         return Err(unbounded(a, b));
     }
     let warm = cache.as_ref().is_some_and(|(c, _)| c.is_warm());
-    let ((ca, ra), (cb, rb)) = if warm { (core_of(a), core_of(b)) } else { (cold_core_of(a), cold_core_of(b)) };
+    let ((ca, ra), (cb, rb)) =
+        if warm { (core_of(a), core_of(b)) } else { (cold_core_of(a), cold_core_of(b)) };
     let frame = RelativeFrame::new(pa, pb);
     let (mut init, hints, depth_normal) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
     // Cold pairs of axial cores (cylinders, capsule segments) with a cylinder start from the
