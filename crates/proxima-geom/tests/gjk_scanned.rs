@@ -104,7 +104,7 @@ fn centre_start_keeps_the_answer_off_origin() {
     for case in 0..120 {
         let offset =
             |rng: &mut SmallRng| Vector3::<f64>::from(core::array::from_fn(|_| rng.random_range(-4.0..4.0)));
-        let mut shifted = |n: usize, rng: &mut SmallRng| {
+        let shifted = |n: usize, rng: &mut SmallRng| {
             let o = offset(rng);
             let h = hull(rng, n);
             let pts: Vec<[f64; 3]> = h.vertices().iter().map(|p| (p.coords + o).into()).collect();

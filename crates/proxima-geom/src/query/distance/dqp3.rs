@@ -35,7 +35,7 @@
 //! repeated queries build [`FacetShape`](crate::FacetShape)s once and track with
 //! [`Dqp3ShapeTracker`](crate::Dqp3ShapeTracker).
 
-use nalgebra::Point3;
+use nalgebra::{Point3, Vector3};
 
 use super::super::certificate::{Core, Radii, finish};
 use super::super::verify;
@@ -145,15 +145,10 @@ fn snap_to_hull(h: &HullFacets, x: &Point3<f64>, active: &[u32]) -> Option<Point
 }
 
 /// The projection of x onto the plane of triangle `t` when it lies inside the triangle
-/// (barycentric coordinates λ ≥ 0, λ1 + λ2 ≤ 1, as [`clamped_barycentric`] computes them):
-/// then the same point as that function gives; `None` outside or for a degenerate triangle.
+/// (barycentric coordinates λ ≥ 0, λ1 + λ2 ≤ 1, see [`barycentric`]): then the same point as
+/// [`clamped_barycentric`] gives; `None` outside or for a degenerate triangle.
 fn barycentric_inside(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Option<Point3<f64>> {
-    let [a, b, c] = t.map(|i| h.vertices[i as usize]);
-    let (e1, e2, w) = (b - a, c - a, x - a);
-    let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
-    let (w1, w2) = (w.dot(&e1), w.dot(&e2));
-    let det = d11 * d22 - d12 * d12;
-    let (l1, l2) = ((w1 * d22 - w2 * d12) / det, (w2 * d11 - w1 * d12) / det);
+    let (a, e1, e2, l1, l2) = barycentric(h, t, x);
     (l1 >= 0.0 && l2 >= 0.0 && l1 + l2 <= 1.0 && l1.is_finite() && l2.is_finite())
         .then(|| a + e1 * l1 + e2 * l2)
 }
@@ -162,12 +157,7 @@ fn barycentric_inside(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Option<P
 /// its plane, clamped to λ ≥ 0, λ1 + λ2 ≤ 1: a point of the triangle (a convex combination of
 /// its corners), equal to x's projection when that lies inside.
 fn clamped_barycentric(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Point3<f64> {
-    let [a, b, c] = t.map(|i| h.vertices[i as usize]);
-    let (e1, e2, w) = (b - a, c - a, x - a);
-    let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
-    let (w1, w2) = (w.dot(&e1), w.dot(&e2));
-    let det = d11 * d22 - d12 * d12;
-    let (mut l1, mut l2) = ((w1 * d22 - w2 * d12) / det, (w2 * d11 - w1 * d12) / det);
+    let (a, e1, e2, mut l1, mut l2) = barycentric(h, t, x);
     if !(l1.is_finite() && l2.is_finite()) {
         return a;
     }
@@ -177,6 +167,21 @@ fn clamped_barycentric(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Point3<
         (l1, l2) = (l1 / sum, l2 / sum);
     }
     a + e1 * l1 + e2 * l2
+}
+
+/// Triangle `t` = (a, b, c) as (a, b − a, c − a) and the coordinates (λ1, λ2) of x's projection
+/// onto its plane, a + λ1 (b − a) + λ2 (c − a) (non-finite for a degenerate triangle).
+fn barycentric(
+    h: &HullFacets,
+    t: &[u32; 3],
+    x: &Point3<f64>,
+) -> (Point3<f64>, Vector3<f64>, Vector3<f64>, f64, f64) {
+    let [a, b, c] = t.map(|i| h.vertices[i as usize]);
+    let (e1, e2, w) = (b - a, c - a, x - a);
+    let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
+    let (w1, w2) = (w.dot(&e1), w.dot(&e2));
+    let det = d11 * d22 - d12 * d12;
+    (a, e1, e2, (w1 * d22 - w2 * d12) / det, (w2 * d11 - w1 * d12) / det)
 }
 
 /// What the check of a DQP3 answer against the source shapes concluded.
