@@ -7,7 +7,8 @@
 # Needs the benchmark harness beside the repository (../shared, or SHARED=...): the robot meshes
 # (shared/bench/robot/robots), the geometry harness's helpers and its coal runner built by
 # shared/bench/geometry/native/build.sh. Prints per-run and min / median warm-step times and the
-# ratios ours/coal, and the largest distance difference to coal per variant. COAL=path picks
+# ratios ours/coal (and the cold step of the default routes beside coal's), and the largest
+# distance difference to coal per variant. COAL=path picks
 # another build of the coal runner (the same command as build.sh, any output directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,7 @@ def records(path):
     return [json.loads(line) for line in open(path)]
 
 warm = {"coal": [], "ours gjk": [], "ours dqp3": []}
+cold = {"coal": [], "ours": []}
 worst = {}
 for run in range(1, runs + 1):
     coal = records(f"{out}/coal-{run}.jsonl")
@@ -42,9 +44,13 @@ for run in range(1, runs + 1):
     for r in coal:
         if r.get("kind") == "timing" and r["section"] == "track_warm" and r["variant"] == "default":
             warm["coal"].append(r["ns_per_query_min"])
+        if r.get("kind") == "timing" and r["section"] == "track_cold" and r["variant"] == "default":
+            cold["coal"].append(r["ns_per_query_min"])
     for r in ours:
         if r.get("kind") == "timing" and r["section"] == "track_warm":
             warm["ours gjk" if r["variant"] == "default" else "ours dqp3"].append(r["ns_per_query_min"])
+        if r.get("kind") == "timing" and r["section"] == "track_cold" and r["variant"] == "default":
+            cold["ours"].append(r["ns_per_query_min"])
     ref = {(r["i"], r["k"]): r["distance"] for r in coal if r.get("kind") == "track" and r["variant"] == "default"}
     for r in ours:
         if r.get("kind") == "track" and r.get("distance") is not None:
@@ -57,5 +63,11 @@ for name in ("ours dqp3", "ours gjk"):
     ratios = [o / c for o, c in zip(warm[name], warm["coal"])]
     print(f"ratio {name} / coal: min-to-min {min(warm[name]) / min(warm['coal']):.3f}, "
           f"per run median {statistics.median(ratios):.3f} ({', '.join(f'{r:.3f}' for r in ratios)})")
+print("cold step (track_cold, default routes), ns")
+for name, xs in cold.items():
+    print(f"  {name:10} min {min(xs):8.1f}  median {statistics.median(xs):8.1f}   runs {', '.join(f'{x:.0f}' for x in xs)}")
+ratios = [o / c for o, c in zip(cold["ours"], cold["coal"])]
+print(f"ratio ours cold / coal cold: min-to-min {min(cold['ours']) / min(cold['coal']):.3f}, "
+      f"per run median {statistics.median(ratios):.3f} ({', '.join(f'{r:.3f}' for r in ratios)})")
 print("max |d - coal|:", ", ".join(f"{k} {v:.2e}" for k, v in sorted(worst.items())))
 EOF

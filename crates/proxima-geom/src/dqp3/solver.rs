@@ -179,8 +179,12 @@ pub(super) fn run(
     let t: [V; 2] = [*pose[0].translation(), *pose[1].translation()];
     // Active-set consistency (always true for the object-frame state unless x was moved).
     for i in 0..2 {
-        let ok = (0..warm.count[i])
-            .all(|k| slack(p[i], warm.act[i][k] as usize, &warm.x[i]).abs() <= slack_tol(p[i]));
+        // (The tolerance once per object: its square root would otherwise be waited on per
+        // active facet.)
+        let ok = warm.count[i] == 0 || {
+            let tol = slack_tol(p[i]);
+            (0..warm.count[i]).all(|k| slack(p[i], warm.act[i][k] as usize, &warm.x[i]).abs() <= tol)
+        };
         if !ok {
             warm.x[i] = p[i].centroid;
             let (a, n) = detect(p[i], &warm.x[i]);

@@ -113,7 +113,10 @@ impl Start {
     }
 }
 
-/// The GJK loop on A − B in A's frame.
+/// The GJK loop on A − B in A's frame. Always inlined: its result holds the whole simplex
+/// (≈ 560 bytes), which a call returns through memory and the caller then copies; inlined,
+/// the simplex is built where the caller keeps it (warm hull tracking: 570 → 557 ns/step).
+#[inline(always)]
 pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     diff: &mut Difference<'_, A, B>,
     start: &Start,
@@ -309,13 +312,9 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// towards A's (so the first support point faces the other shape), in A's frame.
 pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>) -> Start {
     match cache {
-        Some(c) if c.direction.is_some() => Start {
-            direction: c.direction.unwrap_or(-frame.t),
-            simplex_dirs: c.simplex_dirs,
-            simplex_hints: c.simplex_hints,
-            simplex_len: usize::from(c.simplex_len),
-            pairs: c.pairs,
-        },
+        Some(c) if c.direction.is_some() => {
+            Start { pairs: c.pairs, ..Start::cold(c.direction.unwrap_or(-frame.t)) }
+        }
         _ => Start::cold(-frame.t),
     }
 }
@@ -333,7 +332,7 @@ pub fn gjk_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     cache: Option<&mut GjkCache>,
 ) -> Result<GjkOutput, GeomError> {
-    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Distance)
+    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Distance, None)
 }
 
 /// The early-exit intersection test: stops as soon as a separating direction
@@ -347,14 +346,16 @@ pub fn gjk_intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     cache: Option<&mut GjkCache>,
 ) -> Result<GjkOutput, GeomError> {
-    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Boolean { margin: 0.0 })
+    gjk_entry(a, pose_a, b, pose_b, settings, cache, Mode::Boolean { margin: 0.0 }, None)
 }
 
 /// [`gjk_distance`] between two convex polytopes, cold, with every support found by scanning
 /// the vertices: four at a time where the processor has AVX2 (the run is dispatched once to
 /// its instruction set), else one by one. The certified bracket and witnesses of any GJK run
 /// (the first vertex of largest m·v is a support point). [`scan_beats_climbing`] says for
-/// which polytopes it is the faster choice over a hill-climbing support map.
+/// which polytopes it is the faster choice over a hill-climbing support map. The run starts
+/// along the line between the two vertex sets' bounding-box centres (as the query API's cold
+/// runs between polytopes do), not between the local origins.
 ///
 /// Errors: invalid settings.
 pub fn gjk_distance_scanned(
@@ -374,8 +375,10 @@ pub fn gjk_distance_scanned(
         #[inline(always)]
         fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
             let ((a, pa), (b, pb)) = (self.a, self.b);
+            let frame = RelativeFrame::new(pa, pb);
+            let start = center_direction(&a.center(), &b.center(), &frame);
             let (a, b) = (VertexCloud { polytope: a, simd }, VertexCloud { polytope: b, simd });
-            gjk_entry(&a, pa, &b, pb, self.settings, None, Mode::Distance)
+            gjk_entry(&a, pa, &b, pb, self.settings, None, Mode::Distance, start)
         }
     }
     pulp::Arch::new().dispatch(Scanned { a: (a, pose_a), b: (b, pose_b), settings })
@@ -389,6 +392,9 @@ pub fn scan_beats_climbing(p: &ConvexPolytope) -> bool {
     cold_scans(p)
 }
 
+/// `cold_direction`: the start direction of a cold run instead of −t (see
+/// [`center_direction`]).
+#[allow(clippy::too_many_arguments)]
 fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Pose,
@@ -397,13 +403,17 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     cache: Option<&mut GjkCache>,
     mode: Mode,
+    cold_direction: Option<Vector3<f64>>,
 ) -> Result<GjkOutput, GeomError> {
     settings.validate()?;
     let frame = RelativeFrame::new(pose_a, pose_b);
     let (h_a, h_b) =
         cache.as_ref().filter(|c| c.is_warm()).map_or((COLD_HINT, COLD_HINT), |c| (c.hint_a, c.hint_b));
     let mut diff = Difference { a, b, frame, hint_a: h_a, hint_b: h_b };
-    let init = initial_direction(&frame, cache.as_deref());
+    let mut init = initial_direction(&frame, cache.as_deref());
+    if let (None, Some(d)) = (cache.as_ref().filter(|c| c.is_warm()), cold_direction) {
+        init.direction = d;
+    }
     let r = run(&mut diff, &init, settings, mode);
     if let Some(c) = cache {
         store(c, &r, false);
@@ -419,16 +429,26 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     })
 }
 
+/// The cold start direction c_a − (R c_b + t) from B's centre `cb` to A's centre `ca` (local
+/// frames; B placed in A's by `frame`): the first support pair then faces across the middle
+/// of the two shapes. `None` when it is not finite or shorter than 1e-12 × the centres' size
+/// (the default −t is kept).
+pub(crate) fn center_direction(
+    ca: &Point3<f64>,
+    cb: &Point3<f64>,
+    frame: &RelativeFrame,
+) -> Option<Vector3<f64>> {
+    let d = ca.coords - (frame.r * cb.coords + frame.t);
+    let size = ca.coords.amax().max(cb.coords.amax()).max(frame.t.amax());
+    (d.iter().all(|x| x.is_finite()) && d.amax() > 1e-12 * size).then_some(d)
+}
+
 /// Saves a run's direction and hints in a cache.
 pub(crate) fn store(c: &mut GjkCache, r: &Run, swapped: bool) {
     let dir = if r.upper > 0.0 { r.v } else { c.direction.unwrap_or(r.v) };
     c.direction = Some(dir);
-    c.simplex_len = r.simplex.len as u8;
-    for i in 0..r.simplex.len {
-        c.simplex_dirs[i] = r.simplex.v[i].d;
-        c.simplex_hints[i] = (r.simplex.v[i].ha, r.simplex.v[i].hb);
-    }
-    c.pairs = WarmPairs::from_simplex(&r.simplex, &r.frame);
+    // Written in place: the pairs are most of the cache, a temporary would be copied over.
+    c.pairs.set_from_simplex(&r.simplex, &r.frame);
     c.hint_a = r.hint_a;
     c.hint_b = r.hint_b;
     c.swapped = swapped;

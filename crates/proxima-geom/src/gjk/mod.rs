@@ -46,7 +46,7 @@ pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
 pub(crate) use depth::finish_curved;
-pub(crate) use distance::{Mode, Run, Start, contact_floor, initial_direction, run, store};
+pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
 pub(crate) use epa::{Finish, penetration_above};
 pub(crate) use polish::{Polished, is_curved, polish};
 pub(crate) use simplex::{Simplex, closest_to_origin};

@@ -118,14 +118,10 @@ impl GjkStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct GjkCache {
     pub(crate) direction: Option<Vector3<f64>>,
-    /// Search directions of the last final simplex's vertices (first shape's frame): the
-    /// next run re-evaluates the supports along them to start from a full simplex.
-    pub(crate) simplex_dirs: [Vector3<f64>; 4],
-    pub(crate) simplex_len: u8,
-    /// Hill-climbing hints (A, B) of those vertices.
-    pub(crate) simplex_hints: [(u32, u32); 4],
-    /// The same simplex as support pairs (local directions and vertex hints of both shapes):
-    /// re-read without support queries at the next poses (gjk/warm.rs).
+    /// The last final simplex as support pairs (local directions and vertex hints of both
+    /// shapes): re-read without support queries at the next poses (gjk/warm.rs). (It holds
+    /// everything a re-evaluation along the vertices' search directions would need: A's local
+    /// direction is minus that search direction, the hints are the climbing starts.)
     pub(crate) pairs: super::warm::WarmPairs,
     pub(crate) hint_a: u32,
     pub(crate) hint_b: u32,

@@ -75,16 +75,15 @@ impl WarmPairs {
         usize::from(self.len)
     }
 
-    /// The pairs of a run's final simplex (vertices in A's frame, B placed by `frame`).
-    pub fn from_simplex(simplex: &Simplex, frame: &RelativeFrame) -> Self {
-        let mut p = Self::EMPTY;
+    /// Replaces the pairs by those of a run's final simplex (vertices in A's frame, B placed
+    /// by `frame`); the slots past its length keep stale values that nothing reads.
+    pub fn set_from_simplex(&mut self, simplex: &Simplex, frame: &RelativeFrame) {
         for (k, v) in simplex.v[..simplex.len.min(4)].iter().enumerate() {
-            p.dir_a[k] = -v.d;
-            p.dir_b[k] = frame.r.tr_mul(&v.d);
-            p.hints[k] = (v.ha, v.hb);
+            self.dir_a[k] = -v.d;
+            self.dir_b[k] = frame.r.tr_mul(&v.d);
+            self.hints[k] = (v.ha, v.hb);
         }
-        p.len = simplex.len.min(4) as u8;
-        p
+        self.len = simplex.len.min(4) as u8;
     }
 
     /// The same pairs for the exchanged shape order (B − A = −(A − B)).
@@ -105,7 +104,9 @@ impl WarmPairs {
         diff: &mut Difference<'_, A, B>,
         simplex: &mut Simplex,
     ) -> f64 {
-        let mut size = 0.0f64;
+        // The largest |w|², rooted once at the end (sqrt is monotone and correctly rounded:
+        // the same value as the largest root).
+        let mut size2 = 0.0f64;
         for k in 0..self.len() {
             let (da, db) = (self.dir_a[k], self.dir_b[k]);
             if !(da.iter().chain(db.iter()).all(|x| x.is_finite())) {
@@ -119,14 +120,14 @@ impl WarmPairs {
             if !w.iter().all(|x| x.is_finite()) || simplex.contains(&w) || simplex.len >= 4 {
                 continue;
             }
-            size = size.max(w.norm());
+            size2 = size2.max(w.norm_squared());
             simplex.push(Vertex { w, a, b, d: -da, ha, hb });
         }
         if simplex.len > 0 {
             diff.hint_a = warm_hint(simplex.v[0].ha);
             diff.hint_b = warm_hint(simplex.v[0].hb);
         }
-        size
+        size2.sqrt()
     }
 }
 

@@ -290,7 +290,9 @@ pub(crate) fn finish_along_witness(
         let n = diff / d;
         let point_a = core.qa + n * radii.a;
         let point_b = core.qb - n * radii.b;
-        let upper = (point_b - point_a).norm();
+        // Without radii the witnesses are the core points (q + n·0 = q exactly for finite n):
+        // their distance is `raw`, already computed.
+        let upper = if r == 0.0 { raw } else { (point_b - point_a).norm() };
         // A lower bound h of the core distance gives h − r for the rounded shapes; with radii,
         // the separation along the witness direction may be better, so take the larger.
         let mut lower = match (core_sep, core.lower_hint) {

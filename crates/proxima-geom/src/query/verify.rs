@@ -143,19 +143,47 @@ impl SupportMap for At {
 /// when a shape involved reaches more than [`FAR`] × max(1, |p|) from the origin, where those
 /// ulps exceed τ. A common point of a contact answer is the midpoint of two witnesses that
 /// agree to round-off of both shapes, so both shapes' reach counts for it.
+///
+/// The common cases are decided without square roots, from max|xᵢ| ≤ |x| ≤ √3 max|xᵢ|: the
+/// Euclidean test runs only when those bounds leave it open, so the answer is the Euclidean
+/// test's.
 fn far(shapes: &[(&Shape, &Pose)], p: &Point3<f64>) -> bool {
-    shapes
-        .iter()
-        .any(|(s, pose)| s.local_extent() + pose.translation().norm() > FAR * p.coords.norm().max(1.0))
+    let pm = p.coords.amax();
+    let (limit_lo, limit_hi) = (FAR * pm.max(1.0), FAR * (SQRT_3 * pm).max(1.0));
+    shapes.iter().any(|(s, pose)| {
+        let (e, tm) = (s.local_extent(), pose.translation().amax());
+        if e + SQRT_3 * tm <= limit_lo {
+            false
+        } else if e + tm > limit_hi {
+            true
+        } else {
+            e + pose.translation().norm() > FAR * p.coords.norm().max(1.0)
+        }
+    })
 }
+
+/// √3 rounded up (an upper bound of |t| / max|tᵢ| after the product's rounding too).
+const SQRT_3: f64 = 1.732_050_808_568_877_4;
 
 /// See [`far`]: 4096 ulps of |p| (τ) cover 16 ulps of support points up to 256 |p|.
 const FAR: f64 = 256.0;
 
-/// Whether `p` is in the shape to within `tol`. Vertex polytopes and Minkowski sums (no
-/// closed-form test) are tested, when `by_support` says so, by GJK between `p` and the shape:
-/// refuted when its proven lower bound exceeds `tol` (see the module docs).
-fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl FnOnce() -> bool) -> bool {
+/// Whether `p` is in the shape to within `tol()` (evaluated only when a test runs). Vertex
+/// polytopes and Minkowski sums (no closed-form test) are tested, when `by_support` says so, by
+/// GJK between `p` and the shape: refuted when its proven lower bound exceeds the tolerance
+/// (see the module docs).
+fn holds(
+    shape: &Shape,
+    pose: &Pose,
+    p: &Point3<f64>,
+    tol: impl FnOnce() -> f64,
+    by_support: impl FnOnce() -> bool,
+) -> bool {
+    if matches!(shape, Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_)) {
+        // No closed-form test (`outside_by` has none): by support when asked, else accepted.
+        return !(shape.is_bounded() && by_support()) || contains_by_support(shape, pose, p, tol());
+    }
+    let tol = tol();
     if let Shape::Ellipsoid(x) = shape {
         // The point scaled towards the centre onto the surface, l/√level, is a point of the
         // ellipsoid |l|(1 − 1/√level) away: an upper bound of the distance, enough to accept
@@ -168,16 +196,19 @@ fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl
     }
     match outside_by(shape, pose, p) {
         Some(e) => e <= tol,
-        None if shape.is_bounded() && by_support() => {
-            // A test that cannot be made (the point so far from the shape that its squared
-            // distance overflows: no finite lower bound, or an error) refutes: an answer that
-            // cannot be checked is recomputed, never passed.
-            match gjk_distance(&At(*p), &Pose::identity(), shape, pose, &GjkSettings::default(), None) {
-                Ok(g) => g.lower.is_finite() && g.lower <= tol,
-                Err(_) => false,
-            }
-        }
+        None if shape.is_bounded() && by_support() => contains_by_support(shape, pose, p, tol),
         None => true,
+    }
+}
+
+/// The GJK point test of [`holds`]: `p` within `tol` of the shape by GJK's proven lower bound.
+/// A test that cannot be made (the point so far from the shape that its squared distance
+/// overflows: no finite lower bound, or an error) refutes: an answer that cannot be checked is
+/// recomputed, never passed.
+fn contains_by_support(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> bool {
+    match gjk_distance(&At(*p), &Pose::identity(), shape, pose, &GjkSettings::default(), None) {
+        Ok(g) => g.lower.is_finite() && g.lower <= tol,
+        Err(_) => false,
     }
 }
 
@@ -220,7 +251,8 @@ pub(crate) fn check_distance(
             }
             let check_a = || !built || far(&[(a, pa)], &point_a);
             let check_b = || !built || far(&[(b, pb)], &point_b);
-            let (tol_a, tol_b) = (tol + frame_slack(pa, pb, &point_a), tol + frame_slack(pa, pb, &point_b));
+            let tol_a = || tol + frame_slack(pa, pb, &point_a);
+            let tol_b = || tol + frame_slack(pa, pb, &point_b);
             if !holds(a, pa, &point_a, tol_a, check_a) || !holds(b, pb, &point_b, tol_b, check_b) {
                 return Err("witness outside its shape");
             }
@@ -228,7 +260,7 @@ pub(crate) fn check_distance(
         Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
             // A common point is in both shapes to within τ (algorithms report answers within
             // the touching tolerance as separated, with both witnesses, see `settle`).
-            let tol = tolerance(point.coords.amax()) + frame_slack(pa, pb, &point);
+            let tol = || tolerance(point.coords.amax()) + frame_slack(pa, pb, &point);
             let check = || !built || far(&[(a, pa), (b, pb)], &point);
             if !holds(a, pa, &point, tol, check) || !holds(b, pb, &point, tol, check) {
                 return Err("common point outside a shape");
@@ -256,7 +288,7 @@ pub(crate) fn check_intersection(
             return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {
-            let tol = tolerance(p.coords.amax()).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
+            let tol = || tolerance(p.coords.amax()).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
             let check = || !built || far(&[(a, pa), (b, pb)], p);
             if !holds(a, pa, p, tol, check) || !holds(b, pb, p, tol, check) {
                 return Err("common point outside a shape");

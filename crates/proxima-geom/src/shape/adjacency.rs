@@ -203,12 +203,12 @@ impl VertexAdjacency {
             let mut tie = false;
             for &nb in self.neighbors(cur) {
                 let val = m.dot(&vertices[nb as usize].coords);
-                if val > best {
-                    best = val;
-                    next = nb as usize;
-                } else if val == best {
-                    tie = true;
-                }
+                // Branch-free (selects): which neighbour wins is data-dependent, and a
+                // mispredicted branch per neighbour costs more than the selects.
+                let better = val > best;
+                tie |= !better & (val == best);
+                best = if better { val } else { best };
+                next = if better { nb as usize } else { next };
             }
             if next == cur {
                 if tie {

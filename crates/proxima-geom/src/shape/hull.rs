@@ -185,6 +185,7 @@ impl ConvexHull {
         ConvexPolytope {
             lanes: VertexLanes::new(&self.vertices),
             extent: super::max_norm(&self.vertices),
+            center: super::box_center(&self.vertices),
             vertices: self.vertices.clone(),
             adjacency: Some(std::sync::Arc::new(adjacency)),
         }

@@ -173,6 +173,10 @@ pub struct ConvexPolytope {
     adjacency: Option<std::sync::Arc<VertexAdjacency>>,
     /// max |v| over the vertices (local frame).
     extent: f64,
+    /// The centre of the vertices' bounding box (local frame): cold GJK runs start from the
+    /// direction between the two shapes' centres (a link mesh's origin is often at a joint,
+    /// far from its middle).
+    center: Point3<f64>,
 }
 
 /// A bounded, non-empty polyhedron { p : nᵢ·p ≤ dᵢ } given by half-spaces (unit normals after
@@ -225,6 +229,14 @@ pub enum Shape {
 /// max |v| over points (0 for none).
 pub(crate) fn max_norm(points: &[Point3<f64>]) -> f64 {
     points.iter().fold(0.0f64, |s, p| s.max(p.coords.norm()))
+}
+
+/// The centre of the bounding box of `points` (non-empty, finite), as (min + max)/2 per
+/// coordinate.
+pub(crate) fn box_center(points: &[Point3<f64>]) -> Point3<f64> {
+    let first = points.first().map_or(Vector3::zeros(), |p| p.coords);
+    let (lo, hi) = points.iter().fold((first, first), |(lo, hi), p| (lo.inf(&p.coords), hi.sup(&p.coords)));
+    Point3::from(lo * 0.5 + hi * 0.5)
 }
 
 fn finite3(v: &[f64; 3], what: &'static str) -> Result<(), GeomError> {
@@ -417,6 +429,7 @@ impl ConvexPolytope {
         Ok(Self {
             lanes: VertexLanes::new(&vertices),
             extent: max_norm(&vertices),
+            center: box_center(&vertices),
             vertices,
             adjacency: None,
         })
@@ -454,6 +467,10 @@ impl ConvexPolytope {
     /// max |v| over the vertices (local frame).
     pub(crate) fn extent(&self) -> f64 {
         self.extent
+    }
+    /// The centre of the vertices' bounding box (local frame).
+    pub(crate) fn center(&self) -> Point3<f64> {
+        self.center
     }
 }
 

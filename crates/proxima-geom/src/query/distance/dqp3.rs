@@ -8,7 +8,8 @@
 //!
 //! * **Upper bound**: each witness x is *snapped* onto the source shape — for a vertex polytope
 //!   a point of the hull triangles of x's first active facet (a convex combination of input
-//!   points: x's clamped barycentric point in a single-triangle facet, else the closest point;
+//!   points: x's clamped barycentric point in a single-triangle facet, x's projection onto
+//!   the triangle that holds it in a facet of several, else the closest point;
 //!   the other active facets' and the neighbouring facets' triangles too when that is farther
 //!   than 4× the facet form's merge tolerance from x), for a box the clamp into the box,
 //!   for a half-space polyhedron x itself when it satisfies the user's half-spaces to
@@ -34,7 +35,7 @@
 //! repeated queries build [`FacetShape`](crate::FacetShape)s once and track with
 //! [`Dqp3ShapeTracker`](crate::Dqp3ShapeTracker).
 
-use nalgebra::Point3;
+use nalgebra::{Point3, Vector3};
 
 use super::super::certificate::{Core, Radii, finish};
 use super::super::verify;
@@ -99,10 +100,24 @@ fn snap(side: &Side<'_>, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>>
 fn snap_to_hull(h: &HullFacets, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>> {
     let slack = snap_slack(h);
     let first = *active.first()? as usize;
-    if let [t] = h.facet_triangles(first) {
-        let q = clamped_barycentric(h, t, x);
-        if (q - x).norm_squared() <= slack * slack {
-            return Some(q);
+    match h.facet_triangles(first) {
+        [t] => {
+            let q = clamped_barycentric(h, t, x);
+            if (q - x).norm_squared() <= slack * slack {
+                return Some(q);
+            }
+        }
+        // A facet of several (near-)coplanar triangles: the one whose plane projection of x
+        // falls inside it gives that projection, a point of the triangle as near x as the
+        // closest-point search below would find up to the facet's flatness (within the slack).
+        many => {
+            for t in many {
+                if let Some(q) = barycentric_inside(h, t, x)
+                    && (q - x).norm_squared() <= slack * slack
+                {
+                    return Some(q);
+                }
+            }
         }
     }
     let mut best: Option<(f64, Point3<f64>)> = None;
@@ -129,16 +144,20 @@ fn snap_to_hull(h: &HullFacets, x: &Point3<f64>, active: &[u32]) -> Option<Point
     best.map(|(_, q)| q)
 }
 
+/// The projection of x onto the plane of triangle `t` when it lies inside the triangle
+/// (barycentric coordinates λ ≥ 0, λ1 + λ2 ≤ 1, see [`barycentric`]): then the same point as
+/// [`clamped_barycentric`] gives; `None` outside or for a degenerate triangle.
+fn barycentric_inside(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Option<Point3<f64>> {
+    let (a, e1, e2, l1, l2) = barycentric(h, t, x);
+    (l1 >= 0.0 && l2 >= 0.0 && l1 + l2 <= 1.0 && l1.is_finite() && l2.is_finite())
+        .then(|| a + e1 * l1 + e2 * l2)
+}
+
 /// The point a + λ1 (b − a) + λ2 (c − a) of triangle `t` with x's barycentric coordinates in
 /// its plane, clamped to λ ≥ 0, λ1 + λ2 ≤ 1: a point of the triangle (a convex combination of
 /// its corners), equal to x's projection when that lies inside.
 fn clamped_barycentric(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Point3<f64> {
-    let [a, b, c] = t.map(|i| h.vertices[i as usize]);
-    let (e1, e2, w) = (b - a, c - a, x - a);
-    let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
-    let (w1, w2) = (w.dot(&e1), w.dot(&e2));
-    let det = d11 * d22 - d12 * d12;
-    let (mut l1, mut l2) = ((w1 * d22 - w2 * d12) / det, (w2 * d11 - w1 * d12) / det);
+    let (a, e1, e2, mut l1, mut l2) = barycentric(h, t, x);
     if !(l1.is_finite() && l2.is_finite()) {
         return a;
     }
@@ -148,6 +167,21 @@ fn clamped_barycentric(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Point3<
         (l1, l2) = (l1 / sum, l2 / sum);
     }
     a + e1 * l1 + e2 * l2
+}
+
+/// Triangle `t` = (a, b, c) as (a, b − a, c − a) and the coordinates (λ1, λ2) of x's projection
+/// onto its plane, a + λ1 (b − a) + λ2 (c − a) (non-finite for a degenerate triangle).
+fn barycentric(
+    h: &HullFacets,
+    t: &[u32; 3],
+    x: &Point3<f64>,
+) -> (Point3<f64>, Vector3<f64>, Vector3<f64>, f64, f64) {
+    let [a, b, c] = t.map(|i| h.vertices[i as usize]);
+    let (e1, e2, w) = (b - a, c - a, x - a);
+    let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
+    let (w1, w2) = (w.dot(&e1), w.dot(&e2));
+    let det = d11 * d22 - d12 * d12;
+    (a, e1, e2, (w1 * d22 - w2 * d12) / det, (w2 * d11 - w1 * d12) / det)
 }
 
 /// What the check of a DQP3 answer against the source shapes concluded.
