@@ -17,8 +17,10 @@
 //!    Point or sphere against a cuboid or aligned box: closed form (clamping in the box frame),
 //!    or the LCP point–box kernel when [`Algorithm::Lcp`] is forced (or
 //!    [`Arithmetic::Exact`] is asked with [`Algorithm::Auto`]).
-//! 3. The LCP kernels (see `distance_lcp`).
-//! 4. Anything else: [`GeomError::Unsupported`].
+//! 3. Point, segment, sphere or capsule against a triangle ([`Algorithm::Auto`], cold): closed
+//!    form when the cores are apart (`distance/distance_segment_triangle.rs`), else GJK/EPA.
+//! 4. The LCP kernels (see `distance_lcp`).
+//! 5. Anything else: [`GeomError::Unsupported`].
 
 use core::cmp::Ordering;
 
@@ -29,6 +31,7 @@ use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
+use super::distance::distance_segment_triangle::closest_piece_triangle;
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::verify;
 use super::{Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
@@ -191,6 +194,9 @@ enum Route {
     BallBox,
     /// Point or sphere – cylinder: disk × interval projection.
     BallCylinder,
+    /// Point/segment/sphere/capsule – triangle: closed form when the cores are apart, else
+    /// GJK/EPA (`Auto` only).
+    PieceTriangle,
     /// An LCP kernel (`distance/lcp.rs`).
     Lcp,
     /// GJK + EPA on support maps (`distance/gjk.rs`).
@@ -246,6 +252,48 @@ fn lcp_wins(a: &Shape, b: &Shape) -> bool {
 /// See [`lcp_wins`].
 const LCP_POLYTOPE_MAX_VERTICES: usize = 16;
 
+/// A point, segment, sphere or capsule with a triangle (see [`Route::PieceTriangle`]).
+fn piece_triangle(a: &Shape, b: &Shape) -> bool {
+    let piece =
+        |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_) | Shape::Segment(_) | Shape::Capsule(_));
+    let triangle = |s: &Shape| matches!(s, Shape::Triangle(_));
+    (piece(a) && triangle(b)) || (triangle(a) && piece(b))
+}
+
+/// Point/segment/sphere/capsule – triangle by the closed form when the cores are apart by more
+/// than round-off (`None` otherwise: contact and its depth are GJK/EPA's). The lower bound is
+/// the separation along the witness direction from the world-frame cores' support values (the
+/// triangle's vertices, the piece's endpoints), as for the other linear pieces.
+#[inline(never)]
+fn distance_piece_triangle(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Option<DistanceResult> {
+    let world = |t: &crate::shape::Triangle, p: &Pose| t.vertices().map(|v| p.transform_point(&v));
+    let (triangle_first, (piece, r), tri) = match (a, b) {
+        (Shape::Triangle(t), _) => (true, as_rounded_linear(b, pb)?, world(t, pa)),
+        (_, Shape::Triangle(t)) => (false, as_rounded_linear(a, pa)?, world(t, pb)),
+        _ => return None,
+    };
+    let (on_piece, on_triangle) = closest_piece_triangle(&piece, &tri)?;
+    let (qa, qb) = if triangle_first { (on_triangle, on_piece) } else { (on_piece, on_triangle) };
+    let n = (qb - qa).normalize();
+    let tri_support =
+        |m: &Vector3<f64>| tri.iter().map(|v| m.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max);
+    let sep = if triangle_first {
+        -piece.support_value(&-n)? - tri_support(&n)
+    } else {
+        -tri_support(&-n) - piece.support_value(&n)?
+    };
+    let radii = if triangle_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
+    let core = Core { qa, qb, core_depth: None, lower_hint: None };
+    let path = QueryPath::ClosedForm;
+    Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, Some(sep)))
+}
+
 /// The route for the (canonically ordered) pair under the settings; `None` = unsupported.
 fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
     // Availability checks are evaluated lazily, in the order of precedence (the common
@@ -264,6 +312,9 @@ fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
             }
             if let Some(closed) = closed_form_route(a, b) {
                 return Some(closed);
+            }
+            if piece_triangle(a, b) {
+                return Some(Route::PieceTriangle);
             }
             if ellipsoid::preferred(a, b) {
                 return Some(Route::Ellipsoid);
@@ -362,6 +413,15 @@ fn distance_ordered(
             let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
             let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
             closed_form(core, Radii { a: 0.0, b: r })
+        }
+        Route::PieceTriangle => {
+            // Cold only: a tracked query keeps its GJK cache current.
+            if cache.is_none()
+                && let Some(r) = distance_piece_triangle(a, pa, b, pb, settings)
+            {
+                return Ok(r);
+            }
+            gjk::distance(a, pa, b, pb, settings, cache)
         }
         Route::Lcp => {
             lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
@@ -547,7 +607,8 @@ fn intersects_unchecked(
     // GJK's early exit first for GJK-routed pairs (forced, or `Auto` in float arithmetic); a
     // pair where it reaches no verdict goes on to the test-intersection kernels.
     let gjk_first = settings.algorithm == Algorithm::Gjk
-        || (settings.arithmetic != Arithmetic::Exact && route(x, y, settings) == Some(Route::Gjk));
+        || (settings.arithmetic != Arithmetic::Exact
+            && matches!(route(x, y, settings), Some(Route::Gjk | Route::PieceTriangle)));
     if gjk_first {
         let hit = gjk::intersects(x, px, y, py, settings)?;
         if settings.algorithm == Algorithm::Gjk || !matches!(hit, Intersection::Undecided { .. }) {
@@ -561,7 +622,7 @@ fn intersects_unchecked(
     {
         return Ok((hit, false));
     }
-    if route(x, y, settings) == Some(Route::Gjk) {
+    if matches!(route(x, y, settings), Some(Route::Gjk | Route::PieceTriangle)) {
         return gjk::intersects(x, px, y, py, settings).map(|i| (mirror_intersection(i, swap), true));
     }
     // The distance as answered to the user: checked against the shapes (a refuted kernel
