@@ -229,24 +229,18 @@ fn closed_form_route(a: &Shape, b: &Shape) -> Option<Route> {
 
 /// Pairs whose LCP kernel is preferred to GJK under [`Algorithm::Auto`]: every pair that
 /// has one (box–box and triangle–box active-set solvers, the line–triangle QP,
-/// point–polytope), except
-///
-/// * point/sphere against a polytope with more than [`LCP_POLYTOPE_MAX_VERTICES`] vertices,
-///   where the LCP (one variable per vertex) loses to GJK's hill-climbing support queries;
-/// * point/sphere/segment/capsule against a triangle: GJK on the cores (a point or a segment
-///   against a triangle) ends in two or three iterations, 4–5× faster than the Lemke solve
-///   (mixed workload: sphere–triangle 1715 → 360 ns, capsule–triangle 1861 → 433 ns).
+/// point–polytope), except point/sphere against a polytope with more than
+/// [`LCP_POLYTOPE_MAX_VERTICES`] vertices, where the LCP (one variable per vertex) loses to
+/// GJK's hill-climbing support queries. (Point/sphere/segment/capsule–triangle never get
+/// here: [`Route::PieceTriangle`] comes first; its closed form, and GJK on contact, beat the
+/// Lemke solve 4–9× — mixed workload: sphere–triangle 1715 → 183 ns.)
 fn lcp_wins(a: &Shape, b: &Shape) -> bool {
     let big = |s: &Shape| match s {
         Shape::ConvexPolytope(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
         Shape::Polyhedron(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
         _ => false,
     };
-    let small_core =
-        |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_) | Shape::Segment(_) | Shape::Capsule(_));
-    let triangle = |s: &Shape| matches!(s, Shape::Triangle(_));
-    let core_triangle = (small_core(a) && triangle(b)) || (triangle(a) && small_core(b));
-    !(big(a) || big(b) || core_triangle)
+    !(big(a) || big(b))
 }
 
 /// See [`lcp_wins`].

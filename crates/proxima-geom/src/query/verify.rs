@@ -58,8 +58,15 @@ const CONTAINMENT_ULPS: f64 = 4096.0;
 /// has a cheap exact test; `None` for vertex polytopes and Minkowski sums (see the module docs).
 /// For a half-space polyhedron the largest violation of the user's half-spaces.
 pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<f64> {
-    if matches!(shape, Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_)) {
-        return None;
+    match shape {
+        Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_) => return None,
+        // In the world frame: |R⁻¹(p − t)| and |p − t| differ by less than the frame slack
+        // 3e·|p − t| the caller adds (`frame_slack`; equal for an orthonormal R), and no
+        // inverse transform is needed.
+        Shape::Sphere(s) => {
+            return Some(((p - Point3::from(*pose.translation())).norm() - s.radius()).max(0.0));
+        }
+        _ => {}
     }
     let l = pose.inverse_transform_point(p);
     Some(match shape {
@@ -78,7 +85,6 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
         }
         Shape::Cuboid(c) => box_excess(&l.coords, &-c.half_extents(), &c.half_extents()),
         Shape::AlignedBox(b) => box_excess(&l.coords, &b.min().coords, &b.max().coords),
-        Shape::Sphere(s) => (l.coords.norm() - s.radius()).max(0.0),
         Shape::Capsule(c) => {
             let h = c.half_height();
             let axis = distance_to_segment(&l, &Point3::new(0.0, 0.0, -h), &Point3::new(0.0, 0.0, h));
@@ -186,14 +192,20 @@ fn holds(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64, by_support: impl
 /// to 3e (e = max |RᵀR − I|), moving the local point by up to 3e·|p − t|; and the algorithms
 /// that work in A's frame place B there through R_aᵀ and come back through R_a, which moves a
 /// point of B by up to 3e_a·|p − t_a| more. 4(e_a |p − t_a| + e_b |p − t_b|) covers both
-/// (0 for exact rotations).
+/// (0 for exact rotations). The errors e are stored in the poses (computed once, when the
+/// pose is made); |p − t| is bounded by 1.75 ≥ √3 times its largest component (no root per
+/// query).
+#[inline]
 fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
     let term = |pose: &Pose| {
         let e = pose.orthonormality_error();
-        if e > 0.0 { 4.0 * e * (p - Point3::from(*pose.translation())).norm() } else { 0.0 }
+        if e > 0.0 { 4.0 * ROOT_3_ABOVE * e * (p.coords - pose.translation()).amax() } else { 0.0 }
     };
     term(pa) + term(pb)
 }
+
+/// A number above √3: |x| ≤ √3 · max |x_k| for x ∈ ℝ³.
+const ROOT_3_ABOVE: f64 = 1.75;
 
 /// Checks a distance answer against the user's shapes (see the module docs).
 pub(crate) fn check_distance(
