@@ -17,8 +17,10 @@
 //!    Point or sphere against a cuboid or aligned box: closed form (clamping in the box frame),
 //!    or the LCP point–box kernel when [`Algorithm::Lcp`] is forced (or
 //!    [`Arithmetic::Exact`] is asked with [`Algorithm::Auto`]).
-//! 3. Point, segment, sphere or capsule against a triangle ([`Algorithm::Auto`], cold): closed
-//!    form when the cores are apart (`distance/distance_segment_triangle.rs`), else GJK/EPA.
+//! 3. Point, segment, sphere or capsule against a triangle, segment or capsule against a box
+//!    ([`Algorithm::Auto`], cold): closed form when the cores are apart
+//!    (`distance/distance_segment_triangle.rs`, `distance/distance_segment_box.rs`), else
+//!    GJK/EPA.
 //! 4. The LCP kernels (see `distance_lcp`).
 //! 5. Anything else: [`GeomError::Unsupported`].
 
@@ -30,6 +32,7 @@ use super::certificate::{Core, Radii, bound_direction, finish, finish_along_witn
 use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
+use super::distance::distance_segment_box::closest_segment_box;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::distance::distance_segment_triangle::closest_piece_triangle;
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
@@ -194,9 +197,9 @@ enum Route {
     BallBox,
     /// Point or sphere – cylinder: disk × interval projection.
     BallCylinder,
-    /// Point/segment/sphere/capsule – triangle: closed form when the cores are apart, else
-    /// GJK/EPA (`Auto` only).
-    PieceTriangle,
+    /// Point/segment/sphere/capsule – triangle, segment/capsule – box: closed form when the
+    /// cores are apart, else GJK/EPA (`Auto` only).
+    ApartClosedForm,
     /// An LCP kernel (`distance/lcp.rs`).
     Lcp,
     /// GJK + EPA on support maps (`distance/gjk.rs`).
@@ -232,7 +235,7 @@ fn closed_form_route(a: &Shape, b: &Shape) -> Option<Route> {
 /// point–polytope), except point/sphere against a polytope with more than
 /// [`LCP_POLYTOPE_MAX_VERTICES`] vertices, where the LCP (one variable per vertex) loses to
 /// GJK's hill-climbing support queries. (Point/sphere/segment/capsule–triangle never get
-/// here: [`Route::PieceTriangle`] comes first; its closed form, and GJK on contact, beat the
+/// here: [`Route::ApartClosedForm`] comes first; its closed form, and GJK on contact, beat the
 /// Lemke solve 4–9× — mixed workload: sphere–triangle 1715 → 183 ns.)
 fn lcp_wins(a: &Shape, b: &Shape) -> bool {
     let big = |s: &Shape| match s {
@@ -246,12 +249,58 @@ fn lcp_wins(a: &Shape, b: &Shape) -> bool {
 /// See [`lcp_wins`].
 const LCP_POLYTOPE_MAX_VERTICES: usize = 16;
 
-/// A point, segment, sphere or capsule with a triangle (see [`Route::PieceTriangle`]).
-fn piece_triangle(a: &Shape, b: &Shape) -> bool {
+/// A point, segment, sphere or capsule with a triangle, or a segment or capsule with a box
+/// (see [`Route::ApartClosedForm`]).
+fn apart_closed_form(a: &Shape, b: &Shape) -> bool {
     let piece =
         |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_) | Shape::Segment(_) | Shape::Capsule(_));
+    let segment = |s: &Shape| matches!(s, Shape::Segment(_) | Shape::Capsule(_));
     let triangle = |s: &Shape| matches!(s, Shape::Triangle(_));
-    (piece(a) && triangle(b)) || (triangle(a) && piece(b))
+    let boxy = |s: &Shape| matches!(s, Shape::Cuboid(_) | Shape::AlignedBox(_));
+    (piece(a) && triangle(b))
+        || (triangle(a) && piece(b))
+        || (segment(a) && boxy(b))
+        || (boxy(a) && segment(b))
+}
+
+/// Segment/capsule – box by the closed form when the cores are apart: `Some(None)` when they
+/// meet (GJK/EPA's), `None` for other pairs. The lower bound is the separation along the witness
+/// direction from the box's support function (the user's box and pose) and the segment's
+/// endpoints.
+#[inline]
+fn distance_segment_box(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Option<Option<DistanceResult>> {
+    // Canonical order: a segment before a box, a box before a capsule.
+    let (box_first, (piece, r), bx) = if let Some(bx) = as_box(b, pb) {
+        (false, as_rounded_linear(a, pa)?, bx)
+    } else {
+        (true, as_rounded_linear(b, pb)?, as_box(a, pa)?)
+    };
+    let Some((on_segment, on_box)) = closest_segment_box(&piece, &bx) else { return Some(None) };
+    let (qa, qb) = if box_first { (on_box, on_segment) } else { (on_segment, on_box) };
+    let n = (qb - qa).normalize();
+    let sep = if box_first {
+        -piece.support_value(&-n)? - a.support_value(pa, &n)
+    } else {
+        -b.support_value(pb, &-n) - piece.support_value(&n)?
+    };
+    let radii = if box_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
+    let core = Core { qa, qb, core_depth: None, lower_hint: None };
+    let path = QueryPath::ClosedForm;
+    Some(Some(finish_along_witness(
+        core,
+        radii,
+        (a, pa, b, pb),
+        settings,
+        Algorithm::ClosedForm,
+        path,
+        Some(sep),
+    )))
 }
 
 /// Point/segment/sphere/capsule – triangle by the closed form when the cores are apart by more
@@ -307,8 +356,8 @@ fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
             if let Some(closed) = closed_form_route(a, b) {
                 return Some(closed);
             }
-            if piece_triangle(a, b) {
-                return Some(Route::PieceTriangle);
+            if apart_closed_form(a, b) {
+                return Some(Route::ApartClosedForm);
             }
             if ellipsoid::preferred(a, b) {
                 return Some(Route::Ellipsoid);
@@ -408,10 +457,11 @@ fn distance_ordered(
             let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
             closed_form(core, Radii { a: 0.0, b: r })
         }
-        Route::PieceTriangle => {
+        Route::ApartClosedForm => {
             // Cold only: a tracked query keeps its GJK cache current.
             if cache.is_none()
-                && let Some(r) = distance_piece_triangle(a, pa, b, pb, settings)
+                && let Some(r) = distance_segment_box(a, pa, b, pb, settings)
+                    .unwrap_or_else(|| distance_piece_triangle(a, pa, b, pb, settings))
             {
                 return Ok(r);
             }
@@ -602,7 +652,7 @@ fn intersects_unchecked(
     // pair where it reaches no verdict goes on to the test-intersection kernels.
     let gjk_first = settings.algorithm == Algorithm::Gjk
         || (settings.arithmetic != Arithmetic::Exact
-            && matches!(route(x, y, settings), Some(Route::Gjk | Route::PieceTriangle)));
+            && matches!(route(x, y, settings), Some(Route::Gjk | Route::ApartClosedForm)));
     if gjk_first {
         let hit = gjk::intersects(x, px, y, py, settings)?;
         if settings.algorithm == Algorithm::Gjk || !matches!(hit, Intersection::Undecided { .. }) {
@@ -616,7 +666,7 @@ fn intersects_unchecked(
     {
         return Ok((hit, false));
     }
-    if matches!(route(x, y, settings), Some(Route::Gjk | Route::PieceTriangle)) {
+    if matches!(route(x, y, settings), Some(Route::Gjk | Route::ApartClosedForm)) {
         return gjk::intersects(x, px, y, py, settings).map(|i| (mirror_intersection(i, swap), true));
     }
     // The distance as answered to the user: checked against the shapes (a refuted kernel

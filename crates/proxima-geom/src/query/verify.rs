@@ -86,8 +86,9 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
         Shape::Cuboid(c) => box_excess(&l.coords, &-c.half_extents(), &c.half_extents()),
         Shape::AlignedBox(b) => box_excess(&l.coords, &b.min().coords, &b.max().coords),
         Shape::Capsule(c) => {
+            // The axis is the local z segment [−h, h]: its closest point is (0, 0, clamp(z)).
             let h = c.half_height();
-            let axis = distance_to_segment(&l, &Point3::new(0.0, 0.0, -h), &Point3::new(0.0, 0.0, h));
+            let axis = Vector3::new(l.x, l.y, l.z - l.z.clamp(-h, h)).norm();
             (axis - c.radius()).max(0.0)
         }
         Shape::Cylinder(c) => {
@@ -122,6 +123,7 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
     })
 }
 
+#[inline]
 fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
     let ab = b - a;
     let len2 = ab.norm_squared();
