@@ -430,6 +430,20 @@ fn distance_ordered(
     let closed_form = |core: Core, radii: Radii| {
         Ok(finish(core, radii, shapes, settings, Algorithm::ClosedForm, QueryPath::ClosedForm))
     };
+    // A ball's centre against a whole shape: the lower bound along the witness direction n
+    // from the shape's support function and the centre, −h_S(−n) − n·c (ball first) or
+    // n·c − h_S(n), minus the radius in `finish_along_witness` — the separation of the two
+    // shapes along n, without the ball's support function and the line checks.
+    let ball_closed_form = |core: Core, radii: Radii, ball_first: bool| {
+        let n = (core.qb - core.qa).normalize();
+        let sep = if ball_first {
+            -b.support_value(pb, &-n) - n.dot(&core.qa.coords)
+        } else {
+            n.dot(&core.qb.coords) - a.support_value(pa, &n)
+        };
+        let (alg, path) = (Algorithm::ClosedForm, QueryPath::ClosedForm);
+        Ok(finish_along_witness(core, radii, shapes, settings, alg, path, Some(sep)))
+    };
     let internal = || GeomError::Degenerate { what: "internal: pair does not match its route" };
     match route {
         Route::RoundedLinear => distance_rounded_linear(a, pa, b, pb, settings),
@@ -438,24 +452,24 @@ fn distance_ordered(
             if let (Some((c, r)), Some(bx)) = (as_ball(a, pa), as_box(b, pb)) {
                 let (q, depth) = closest_point_box(&c, &bx);
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                return closed_form(core, Radii { a: r, b: 0.0 });
+                return ball_closed_form(core, Radii { a: r, b: 0.0 }, true);
             }
             let (bx, (c, r)) = (as_box(a, pa).ok_or_else(internal)?, as_ball(b, pb).ok_or_else(internal)?);
             let (q, depth) = closest_point_box(&c, &bx);
             let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-            closed_form(core, Radii { a: 0.0, b: r })
+            ball_closed_form(core, Radii { a: 0.0, b: r }, false)
         }
         Route::BallCylinder => {
             // Point < cylinder < sphere in the canonical order.
             if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
                 let (q, depth) = closest_point_cylinder(&c, pb, cyl.radius(), cyl.half_height());
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                return closed_form(core, Radii { a: r, b: 0.0 });
+                return ball_closed_form(core, Radii { a: r, b: 0.0 }, true);
             }
             let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) else { return Err(internal()) };
             let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
             let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-            closed_form(core, Radii { a: 0.0, b: r })
+            ball_closed_form(core, Radii { a: 0.0, b: r }, false)
         }
         Route::ApartClosedForm => {
             // Cold only: a tracked query keeps its GJK cache current.
@@ -504,11 +518,17 @@ pub(crate) fn distance(
     } else {
         distance_ordered(a, pa, b, pb, settings, None)
     };
-    let r = match r.and_then(check_finite) {
-        Err(e) if kernel_gave_up(&e, a, b, settings) => {
-            return distance(a, pa, b, pb, &gjk_settings(settings));
+    // (The answer is checked by reference and moved once: each by-value pass of the result
+    // through a `Result` was a copy on every query.)
+    let r = match r {
+        Ok(r) if is_finite(&r) => r,
+        r => {
+            let e = r.err().unwrap_or_else(non_finite);
+            if kernel_gave_up(&e, a, b, settings) {
+                return distance(a, pa, b, pb, &gjk_settings(settings));
+            }
+            return Err(e);
         }
-        r => r?,
     };
     certified((a, pa, b, pb), r, settings, |gjk| distance(a, pa, b, pb, gjk))
 }
@@ -530,14 +550,18 @@ fn gjk_settings(settings: &QuerySettings) -> QuerySettings {
 /// `r` when it passes its check against the user's shapes (`verify.rs`); otherwise GJK's
 /// answer on the same shapes (`recompute` runs it with these settings), or
 /// [`GeomError::Uncertified`] when `r` was GJK's already.
+#[inline(always)]
 fn certified(
     shapes: (&Shape, &Pose, &Shape, &Pose),
-    r: DistanceResult,
+    mut r: DistanceResult,
     settings: &QuerySettings,
     recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
 ) -> Result<DistanceResult, GeomError> {
     match verify::check_distance(shapes, &r) {
-        Ok(()) => Ok(verify::settle(r, settings)),
+        Ok(()) => {
+            verify::settle_in_place(&mut r, settings);
+            Ok(r)
+        }
         Err(why) if r.algorithm == Algorithm::Gjk || !(shapes.0.is_bounded() && shapes.2.is_bounded()) => {
             Err(verify::uncertified(why))
         }
@@ -562,38 +586,43 @@ pub(crate) fn distance_tracked(
     } else {
         distance_ordered(a, pa, b, pb, settings, Some((cache, false)))
     };
-    let r = match r.and_then(check_finite) {
-        Err(e) if kernel_gave_up(&e, a, b, settings) => {
-            return distance_tracked(a, pa, b, pb, &gjk_settings(settings), cache);
+    let r = match r {
+        Ok(r) if is_finite(&r) => r,
+        r => {
+            let e = r.err().unwrap_or_else(non_finite);
+            if kernel_gave_up(&e, a, b, settings) {
+                return distance_tracked(a, pa, b, pb, &gjk_settings(settings), cache);
+            }
+            return Err(e);
         }
-        r => r?,
     };
     certified((a, pa, b, pb), r, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
 }
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such
-/// an answer is an error, never a NaN/∞ distance.
-fn check_finite(r: DistanceResult) -> Result<DistanceResult, GeomError> {
+/// an answer is an error ([`non_finite`]), never a NaN/∞ distance.
+#[inline(always)]
+fn is_finite(r: &DistanceResult) -> bool {
     let finite = |p: &Point3<f64>| p.iter().all(|x| x.is_finite());
-    let ok = r.certificate.lower.is_finite()
+    r.certificate.lower.is_finite()
         && r.certificate.upper.is_finite()
-        && match r.proximity {
+        && match &r.proximity {
             Proximity::Separated { distance, point_a, point_b, normal } => {
                 distance.is_finite()
-                    && finite(&point_a)
-                    && finite(&point_b)
+                    && finite(point_a)
+                    && finite(point_b)
                     && normal.iter().all(|x| x.is_finite())
             }
-            Proximity::Touching { point } => finite(&point),
+            Proximity::Touching { point } => finite(point),
             Proximity::Intersecting { point, depth } => {
                 point.as_ref().is_none_or(finite) && depth.is_none_or(f64::is_finite)
             }
-        };
-    if ok {
-        Ok(r)
-    } else {
-        Err(GeomError::NonFinite { what: "query result (coordinates too large for f64)" })
-    }
+        }
+}
+
+/// The error for an answer that is not finite (see [`is_finite`]).
+fn non_finite() -> GeomError {
+    GeomError::NonFinite { what: "query result (coordinates too large for f64)" }
 }
 
 fn unswap(e: GeomError, a: &Shape, b: &Shape) -> GeomError {

@@ -123,7 +123,7 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
     })
 }
 
-#[inline]
+#[inline(always)]
 fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
     let ab = b - a;
     let len2 = ab.norm_squared();
@@ -131,6 +131,7 @@ fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64
     (p - (a + ab * t)).norm()
 }
 
+#[inline(always)]
 fn box_excess(l: &Vector3<f64>, lo: &Vector3<f64>, hi: &Vector3<f64>) -> f64 {
     let e = |k: usize| (lo[k] - l[k]).max(l[k] - hi[k]).max(0.0);
     Vector3::new(e(0), e(1), e(2)).norm()
@@ -286,13 +287,19 @@ pub(crate) fn check_intersection(
 /// distance by less than τ is clamped to it. Algorithms report separated answers with their
 /// witnesses whatever the touching tolerance, so that the check sees both witnesses.
 pub(crate) fn settle(mut r: DistanceResult, settings: &QuerySettings) -> DistanceResult {
+    settle_in_place(&mut r, settings);
+    r
+}
+
+/// [`settle`] in place (no copy of the answer).
+#[inline(always)]
+pub(crate) fn settle_in_place(r: &mut DistanceResult, settings: &QuerySettings) {
     r.certificate.lower = r.certificate.lower.min(r.certificate.upper);
     if let Proximity::Separated { distance, point_a, point_b, .. } = r.proximity
         && distance <= settings.touching_tolerance
     {
         r.proximity = Proximity::Touching { point: nalgebra::center(&point_a, &point_b) };
     }
-    r
 }
 
 /// The error for an answer that failed its check even after the GJK recomputation.
