@@ -1,5 +1,6 @@
 //! Every GJK-relevant workload of the geometry harness (`../shared/bench/geometry/workloads`:
-//! `polytope_N`, `ellipsoid_hull_N`, `boxes`, `capsules`, `cylinders`), cold distance queries
+//! `polytope_N`, `ellipsoid_hull_N`, `boxes`, `capsules`, `cylinders`, and `mixed` split by
+//! pair type, `mixed:box-cylinder` …, for the pair types parry has), cold distance queries
 //! through `proxima_geom::distance` and through parry3d-f64's `query::distance`, in one run
 //! on the same shapes and poses.
 //!
@@ -34,8 +35,9 @@ use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 use parry3d_f64::math::{Pose as PPose, Rotation as PRotation, Vector as PVector};
 use parry3d_f64::shape::{
     Ball, Capsule as PCapsule, ConvexPolyhedron, Cuboid as PCuboid, Cylinder as PCylinder,
+    Triangle as PTriangle,
 };
-use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Sphere};
+use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Sphere, Triangle};
 use proxima_geom::{GjkStatus, Pose, QueryPath, QuerySettings, Shape, distance};
 use serde_json::Value;
 
@@ -59,6 +61,27 @@ const WORKLOADS: &[&str] = &[
     "boxes",
     "capsules",
     "cylinders",
+    "mixed:box-box",
+    "mixed:box-capsule",
+    "mixed:box-convex",
+    "mixed:box-cylinder",
+    "mixed:box-sphere",
+    "mixed:box-triangle",
+    "mixed:capsule-capsule",
+    "mixed:capsule-convex",
+    "mixed:capsule-cylinder",
+    "mixed:capsule-sphere",
+    "mixed:capsule-triangle",
+    "mixed:convex-convex",
+    "mixed:convex-cylinder",
+    "mixed:convex-sphere",
+    "mixed:convex-triangle",
+    "mixed:cylinder-cylinder",
+    "mixed:cylinder-sphere",
+    "mixed:cylinder-triangle",
+    "mixed:sphere-sphere",
+    "mixed:sphere-triangle",
+    "mixed:triangle-triangle",
 ];
 
 struct Query {
@@ -101,12 +124,21 @@ fn parry_pose(p: &Pose, y_to_z: bool) -> PPose {
     PPose::from_parts(PVector::new(t.x, t.y, t.z), PRotation::from_xyzw(q.i, q.j, q.k, q.w))
 }
 
+/// A workload by name: `NAME` is `NAME.json`; `mixed:T1-T2` is the queries of `mixed.json`
+/// between a shape of type T1 and one of type T2 (types sorted, as `scripts/geometry-vs-coal.py
+/// --split-mixed` names them), for the types parry has (ellipsoids are left out).
 fn load(name: &str) -> Option<Loaded> {
-    let text = std::fs::read_to_string(dir().join(format!("{name}.json"))).ok()?;
+    let (file, pair) = match name.strip_prefix("mixed:") {
+        Some(pair) => ("mixed", Some(pair)),
+        None => (name, None),
+    };
+    let text = std::fs::read_to_string(dir().join(format!("{file}.json"))).ok()?;
     let w: Value = serde_json::from_str(&text).ok()?;
     let mut ids = std::collections::HashMap::new();
+    let mut types = std::collections::HashMap::new();
     let (mut ours, mut parry, mut y_axis) = (Vec::new(), Vec::new(), Vec::new());
     for s in w["shapes"].as_array()? {
+        types.insert(s["id"].as_str()?.to_string(), s["type"].as_str()?.to_string());
         let (o, p, y): (Shape, Box<dyn parry3d_f64::shape::Shape>, bool) = match s["type"].as_str()? {
             "box" => {
                 let h = v3(&s["half_extents"]);
@@ -142,6 +174,17 @@ fn load(name: &str) -> Option<Loaded> {
                     false,
                 )
             }
+            "triangle" => {
+                let v = s["vertices"].as_array()?;
+                let [a, b, c] = [v3(&v[0]), v3(&v[1]), v3(&v[2])];
+                let p = |x: [f64; 3]| PVector::new(x[0], x[1], x[2]);
+                (
+                    Shape::Triangle(Triangle::new(a, b, c).ok()?),
+                    Box::new(PTriangle::new(p(a), p(b), p(c))),
+                    false,
+                )
+            }
+            _ if pair.is_some() => continue,
             _ => return None,
         };
         ids.insert(s["id"].as_str()?.to_string(), ours.len());
@@ -155,6 +198,13 @@ fn load(name: &str) -> Option<Loaded> {
     };
     let mut queries = Vec::new();
     for q in w["queries"].as_array()? {
+        if let Some(pair) = pair {
+            let mut t = [&types[q["a"].as_str()?], &types[q["b"].as_str()?]];
+            t.sort();
+            if format!("{}-{}", t[0], t[1]) != pair {
+                continue;
+            }
+        }
         let (a, b) = (*ids.get(q["a"].as_str()?)?, *ids.get(q["b"].as_str()?)?);
         let (pa, pb) = (pose(&q["pose_a"])?, pose(&q["pose_b"])?);
         let (qa, qb) = (parry_pose(&pa, y_axis[a]), parry_pose(&pb, y_axis[b]));

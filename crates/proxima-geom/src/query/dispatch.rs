@@ -17,8 +17,12 @@
 //!    Point or sphere against a cuboid or aligned box: closed form (clamping in the box frame),
 //!    or the LCP point–box kernel when [`Algorithm::Lcp`] is forced (or
 //!    [`Arithmetic::Exact`] is asked with [`Algorithm::Auto`]).
-//! 3. The LCP kernels (see `distance_lcp`).
-//! 4. Anything else: [`GeomError::Unsupported`].
+//! 3. Point, segment, sphere or capsule against a triangle, segment or capsule against a box
+//!    ([`Algorithm::Auto`], cold): closed form when the cores are apart
+//!    (`distance/distance_segment_triangle.rs`, `distance/distance_segment_box.rs`), else
+//!    GJK/EPA.
+//! 4. The LCP kernels (see `distance_lcp`).
+//! 5. Anything else: [`GeomError::Unsupported`].
 
 use core::cmp::Ordering;
 
@@ -28,7 +32,9 @@ use super::certificate::{Core, Radii, bound_direction, finish, finish_along_witn
 use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
+use super::distance::distance_segment_box::closest_segment_box;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
+use super::distance::distance_segment_triangle::closest_piece_triangle;
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::verify;
 use super::{Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
@@ -191,6 +197,9 @@ enum Route {
     BallBox,
     /// Point or sphere – cylinder: disk × interval projection.
     BallCylinder,
+    /// Point/segment/sphere/capsule – triangle, segment/capsule – box: closed form when the
+    /// cores are apart, else GJK/EPA (`Auto` only).
+    ApartClosedForm,
     /// An LCP kernel (`distance/lcp.rs`).
     Lcp,
     /// GJK + EPA on support maps (`distance/gjk.rs`).
@@ -223,28 +232,110 @@ fn closed_form_route(a: &Shape, b: &Shape) -> Option<Route> {
 
 /// Pairs whose LCP kernel is preferred to GJK under [`Algorithm::Auto`]: every pair that
 /// has one (box–box and triangle–box active-set solvers, the line–triangle QP,
-/// point–polytope), except
-///
-/// * point/sphere against a polytope with more than [`LCP_POLYTOPE_MAX_VERTICES`] vertices,
-///   where the LCP (one variable per vertex) loses to GJK's hill-climbing support queries;
-/// * point/sphere/segment/capsule against a triangle: GJK on the cores (a point or a segment
-///   against a triangle) ends in two or three iterations, 4–5× faster than the Lemke solve
-///   (mixed workload: sphere–triangle 1715 → 360 ns, capsule–triangle 1861 → 433 ns).
+/// point–polytope), except point/sphere against a polytope with more than
+/// [`LCP_POLYTOPE_MAX_VERTICES`] vertices, where the LCP (one variable per vertex) loses to
+/// GJK's hill-climbing support queries. (Point/sphere/segment/capsule–triangle never get
+/// here: [`Route::ApartClosedForm`] comes first; its closed form, and GJK on contact, beat the
+/// Lemke solve 4–9× — mixed workload: sphere–triangle 1715 → 183 ns.)
 fn lcp_wins(a: &Shape, b: &Shape) -> bool {
     let big = |s: &Shape| match s {
         Shape::ConvexPolytope(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
         Shape::Polyhedron(p) => p.vertices().len() > LCP_POLYTOPE_MAX_VERTICES,
         _ => false,
     };
-    let small_core =
-        |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_) | Shape::Segment(_) | Shape::Capsule(_));
-    let triangle = |s: &Shape| matches!(s, Shape::Triangle(_));
-    let core_triangle = (small_core(a) && triangle(b)) || (triangle(a) && small_core(b));
-    !(big(a) || big(b) || core_triangle)
+    !(big(a) || big(b))
 }
 
 /// See [`lcp_wins`].
 const LCP_POLYTOPE_MAX_VERTICES: usize = 16;
+
+/// A point, segment, sphere or capsule with a triangle, or a segment or capsule with a box
+/// (see [`Route::ApartClosedForm`]).
+fn apart_closed_form(a: &Shape, b: &Shape) -> bool {
+    let piece =
+        |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_) | Shape::Segment(_) | Shape::Capsule(_));
+    let segment = |s: &Shape| matches!(s, Shape::Segment(_) | Shape::Capsule(_));
+    let triangle = |s: &Shape| matches!(s, Shape::Triangle(_));
+    let boxy = |s: &Shape| matches!(s, Shape::Cuboid(_) | Shape::AlignedBox(_));
+    (piece(a) && triangle(b))
+        || (triangle(a) && piece(b))
+        || (segment(a) && boxy(b))
+        || (boxy(a) && segment(b))
+}
+
+/// Segment/capsule – box by the closed form when the cores are apart: `Some(None)` when they
+/// meet (GJK/EPA's), `None` for other pairs. The lower bound is the separation along the witness
+/// direction from the box's support function (the user's box and pose) and the segment's
+/// endpoints.
+#[inline]
+fn distance_segment_box(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Option<Option<DistanceResult>> {
+    // Canonical order: a segment before a box, a box before a capsule.
+    let (box_first, (piece, r), bx) = if let Some(bx) = as_box(b, pb) {
+        (false, as_rounded_linear(a, pa)?, bx)
+    } else {
+        (true, as_rounded_linear(b, pb)?, as_box(a, pa)?)
+    };
+    let Some((on_segment, on_box)) = closest_segment_box(&piece, &bx) else { return Some(None) };
+    let (qa, qb) = if box_first { (on_box, on_segment) } else { (on_segment, on_box) };
+    let n = (qb - qa).normalize();
+    let sep = if box_first {
+        -piece.support_value(&-n)? - a.support_value(pa, &n)
+    } else {
+        -b.support_value(pb, &-n) - piece.support_value(&n)?
+    };
+    let radii = if box_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
+    let core = Core { qa, qb, core_depth: None, lower_hint: None };
+    let path = QueryPath::ClosedForm;
+    Some(Some(finish_along_witness(
+        core,
+        radii,
+        (a, pa, b, pb),
+        settings,
+        Algorithm::ClosedForm,
+        path,
+        Some(sep),
+    )))
+}
+
+/// Point/segment/sphere/capsule – triangle by the closed form when the cores are apart by more
+/// than round-off (`None` otherwise: contact and its depth are GJK/EPA's). The lower bound is
+/// the separation along the witness direction from the world-frame cores' support values (the
+/// triangle's vertices, the piece's endpoints), as for the other linear pieces.
+#[inline(never)]
+fn distance_piece_triangle(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Option<DistanceResult> {
+    let world = |t: &crate::shape::Triangle, p: &Pose| t.vertices().map(|v| p.transform_point(&v));
+    let (triangle_first, (piece, r), tri) = match (a, b) {
+        (Shape::Triangle(t), _) => (true, as_rounded_linear(b, pb)?, world(t, pa)),
+        (_, Shape::Triangle(t)) => (false, as_rounded_linear(a, pa)?, world(t, pb)),
+        _ => return None,
+    };
+    let (on_piece, on_triangle) = closest_piece_triangle(&piece, &tri)?;
+    let (qa, qb) = if triangle_first { (on_triangle, on_piece) } else { (on_piece, on_triangle) };
+    let n = (qb - qa).normalize();
+    let tri_support =
+        |m: &Vector3<f64>| tri.iter().map(|v| m.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max);
+    let sep = if triangle_first {
+        -piece.support_value(&-n)? - tri_support(&n)
+    } else {
+        -tri_support(&-n) - piece.support_value(&n)?
+    };
+    let radii = if triangle_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
+    let core = Core { qa, qb, core_depth: None, lower_hint: None };
+    let path = QueryPath::ClosedForm;
+    Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, Some(sep)))
+}
 
 /// The route for the (canonically ordered) pair under the settings; `None` = unsupported.
 fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
@@ -264,6 +355,9 @@ fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
             }
             if let Some(closed) = closed_form_route(a, b) {
                 return Some(closed);
+            }
+            if apart_closed_form(a, b) {
+                return Some(Route::ApartClosedForm);
             }
             if ellipsoid::preferred(a, b) {
                 return Some(Route::Ellipsoid);
@@ -336,6 +430,20 @@ fn distance_ordered(
     let closed_form = |core: Core, radii: Radii| {
         Ok(finish(core, radii, shapes, settings, Algorithm::ClosedForm, QueryPath::ClosedForm))
     };
+    // A ball's centre against a whole shape: the lower bound along the witness direction n
+    // from the shape's support function and the centre, −h_S(−n) − n·c (ball first) or
+    // n·c − h_S(n), minus the radius in `finish_along_witness` — the separation of the two
+    // shapes along n, without the ball's support function and the line checks.
+    let ball_closed_form = |core: Core, radii: Radii, ball_first: bool| {
+        let n = (core.qb - core.qa).normalize();
+        let sep = if ball_first {
+            -b.support_value(pb, &-n) - n.dot(&core.qa.coords)
+        } else {
+            n.dot(&core.qb.coords) - a.support_value(pa, &n)
+        };
+        let (alg, path) = (Algorithm::ClosedForm, QueryPath::ClosedForm);
+        Ok(finish_along_witness(core, radii, shapes, settings, alg, path, Some(sep)))
+    };
     let internal = || GeomError::Degenerate { what: "internal: pair does not match its route" };
     match route {
         Route::RoundedLinear => distance_rounded_linear(a, pa, b, pb, settings),
@@ -344,24 +452,34 @@ fn distance_ordered(
             if let (Some((c, r)), Some(bx)) = (as_ball(a, pa), as_box(b, pb)) {
                 let (q, depth) = closest_point_box(&c, &bx);
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                return closed_form(core, Radii { a: r, b: 0.0 });
+                return ball_closed_form(core, Radii { a: r, b: 0.0 }, true);
             }
             let (bx, (c, r)) = (as_box(a, pa).ok_or_else(internal)?, as_ball(b, pb).ok_or_else(internal)?);
             let (q, depth) = closest_point_box(&c, &bx);
             let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-            closed_form(core, Radii { a: 0.0, b: r })
+            ball_closed_form(core, Radii { a: 0.0, b: r }, false)
         }
         Route::BallCylinder => {
             // Point < cylinder < sphere in the canonical order.
             if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
                 let (q, depth) = closest_point_cylinder(&c, pb, cyl.radius(), cyl.half_height());
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                return closed_form(core, Radii { a: r, b: 0.0 });
+                return ball_closed_form(core, Radii { a: r, b: 0.0 }, true);
             }
             let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) else { return Err(internal()) };
             let (q, depth) = closest_point_cylinder(&c, pa, cyl.radius(), cyl.half_height());
             let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-            closed_form(core, Radii { a: 0.0, b: r })
+            ball_closed_form(core, Radii { a: 0.0, b: r }, false)
+        }
+        Route::ApartClosedForm => {
+            // Cold only: a tracked query keeps its GJK cache current.
+            if cache.is_none()
+                && let Some(r) = distance_segment_box(a, pa, b, pb, settings)
+                    .unwrap_or_else(|| distance_piece_triangle(a, pa, b, pb, settings))
+            {
+                return Ok(r);
+            }
+            gjk::distance(a, pa, b, pb, settings, cache)
         }
         Route::Lcp => {
             lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
@@ -400,11 +518,17 @@ pub(crate) fn distance(
     } else {
         distance_ordered(a, pa, b, pb, settings, None)
     };
-    let r = match r.and_then(check_finite) {
-        Err(e) if kernel_gave_up(&e, a, b, settings) => {
-            return distance(a, pa, b, pb, &gjk_settings(settings));
+    // (The answer is checked by reference and moved once: each by-value pass of the result
+    // through a `Result` was a copy on every query.)
+    let r = match r {
+        Ok(r) if is_finite(&r) => r,
+        r => {
+            let e = r.err().unwrap_or_else(non_finite);
+            if kernel_gave_up(&e, a, b, settings) {
+                return distance(a, pa, b, pb, &gjk_settings(settings));
+            }
+            return Err(e);
         }
-        r => r?,
     };
     certified((a, pa, b, pb), r, settings, |gjk| distance(a, pa, b, pb, gjk))
 }
@@ -426,14 +550,18 @@ fn gjk_settings(settings: &QuerySettings) -> QuerySettings {
 /// `r` when it passes its check against the user's shapes (`verify.rs`); otherwise GJK's
 /// answer on the same shapes (`recompute` runs it with these settings), or
 /// [`GeomError::Uncertified`] when `r` was GJK's already.
+#[inline(always)]
 fn certified(
     shapes: (&Shape, &Pose, &Shape, &Pose),
-    r: DistanceResult,
+    mut r: DistanceResult,
     settings: &QuerySettings,
     recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
 ) -> Result<DistanceResult, GeomError> {
     match verify::check_distance(shapes, &r) {
-        Ok(()) => Ok(verify::settle(r, settings)),
+        Ok(()) => {
+            verify::settle_in_place(&mut r, settings);
+            Ok(r)
+        }
         Err(why) if r.algorithm == Algorithm::Gjk || !(shapes.0.is_bounded() && shapes.2.is_bounded()) => {
             Err(verify::uncertified(why))
         }
@@ -458,38 +586,43 @@ pub(crate) fn distance_tracked(
     } else {
         distance_ordered(a, pa, b, pb, settings, Some((cache, false)))
     };
-    let r = match r.and_then(check_finite) {
-        Err(e) if kernel_gave_up(&e, a, b, settings) => {
-            return distance_tracked(a, pa, b, pb, &gjk_settings(settings), cache);
+    let r = match r {
+        Ok(r) if is_finite(&r) => r,
+        r => {
+            let e = r.err().unwrap_or_else(non_finite);
+            if kernel_gave_up(&e, a, b, settings) {
+                return distance_tracked(a, pa, b, pb, &gjk_settings(settings), cache);
+            }
+            return Err(e);
         }
-        r => r?,
     };
     certified((a, pa, b, pb), r, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
 }
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such
-/// an answer is an error, never a NaN/∞ distance.
-fn check_finite(r: DistanceResult) -> Result<DistanceResult, GeomError> {
+/// an answer is an error ([`non_finite`]), never a NaN/∞ distance.
+#[inline(always)]
+fn is_finite(r: &DistanceResult) -> bool {
     let finite = |p: &Point3<f64>| p.iter().all(|x| x.is_finite());
-    let ok = r.certificate.lower.is_finite()
+    r.certificate.lower.is_finite()
         && r.certificate.upper.is_finite()
-        && match r.proximity {
+        && match &r.proximity {
             Proximity::Separated { distance, point_a, point_b, normal } => {
                 distance.is_finite()
-                    && finite(&point_a)
-                    && finite(&point_b)
+                    && finite(point_a)
+                    && finite(point_b)
                     && normal.iter().all(|x| x.is_finite())
             }
-            Proximity::Touching { point } => finite(&point),
+            Proximity::Touching { point } => finite(point),
             Proximity::Intersecting { point, depth } => {
                 point.as_ref().is_none_or(finite) && depth.is_none_or(f64::is_finite)
             }
-        };
-    if ok {
-        Ok(r)
-    } else {
-        Err(GeomError::NonFinite { what: "query result (coordinates too large for f64)" })
-    }
+        }
+}
+
+/// The error for an answer that is not finite (see [`is_finite`]).
+fn non_finite() -> GeomError {
+    GeomError::NonFinite { what: "query result (coordinates too large for f64)" }
 }
 
 fn unswap(e: GeomError, a: &Shape, b: &Shape) -> GeomError {
@@ -547,7 +680,8 @@ fn intersects_unchecked(
     // GJK's early exit first for GJK-routed pairs (forced, or `Auto` in float arithmetic); a
     // pair where it reaches no verdict goes on to the test-intersection kernels.
     let gjk_first = settings.algorithm == Algorithm::Gjk
-        || (settings.arithmetic != Arithmetic::Exact && route(x, y, settings) == Some(Route::Gjk));
+        || (settings.arithmetic != Arithmetic::Exact
+            && matches!(route(x, y, settings), Some(Route::Gjk | Route::ApartClosedForm)));
     if gjk_first {
         let hit = gjk::intersects(x, px, y, py, settings)?;
         if settings.algorithm == Algorithm::Gjk || !matches!(hit, Intersection::Undecided { .. }) {
@@ -561,7 +695,7 @@ fn intersects_unchecked(
     {
         return Ok((hit, false));
     }
-    if route(x, y, settings) == Some(Route::Gjk) {
+    if matches!(route(x, y, settings), Some(Route::Gjk | Route::ApartClosedForm)) {
         return gjk::intersects(x, px, y, py, settings).map(|i| (mirror_intersection(i, swap), true));
     }
     // The distance as answered to the user: checked against the shapes (a refuted kernel

@@ -58,8 +58,15 @@ const CONTAINMENT_ULPS: f64 = 4096.0;
 /// has a cheap exact test; `None` for vertex polytopes and Minkowski sums (see the module docs).
 /// For a half-space polyhedron the largest violation of the user's half-spaces.
 pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<f64> {
-    if matches!(shape, Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_)) {
-        return None;
+    match shape {
+        Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_) => return None,
+        // In the world frame: |R⁻¹(p − t)| and |p − t| differ by less than the frame slack
+        // 3e·|p − t| the caller adds (`frame_slack`; equal for an orthonormal R), and no
+        // inverse transform is needed.
+        Shape::Sphere(s) => {
+            return Some(((p - Point3::from(*pose.translation())).norm() - s.radius()).max(0.0));
+        }
+        _ => {}
     }
     let l = pose.inverse_transform_point(p);
     Some(match shape {
@@ -78,10 +85,10 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
         }
         Shape::Cuboid(c) => box_excess(&l.coords, &-c.half_extents(), &c.half_extents()),
         Shape::AlignedBox(b) => box_excess(&l.coords, &b.min().coords, &b.max().coords),
-        Shape::Sphere(s) => (l.coords.norm() - s.radius()).max(0.0),
         Shape::Capsule(c) => {
+            // The axis is the local z segment [−h, h]: its closest point is (0, 0, clamp(z)).
             let h = c.half_height();
-            let axis = distance_to_segment(&l, &Point3::new(0.0, 0.0, -h), &Point3::new(0.0, 0.0, h));
+            let axis = Vector3::new(l.x, l.y, l.z - l.z.clamp(-h, h)).norm();
             (axis - c.radius()).max(0.0)
         }
         Shape::Cylinder(c) => {
@@ -116,6 +123,7 @@ pub(crate) fn outside_by(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> Option<
     })
 }
 
+#[inline(always)]
 fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64 {
     let ab = b - a;
     let len2 = ab.norm_squared();
@@ -123,6 +131,7 @@ fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64
     (p - (a + ab * t)).norm()
 }
 
+#[inline(always)]
 fn box_excess(l: &Vector3<f64>, lo: &Vector3<f64>, hi: &Vector3<f64>) -> f64 {
     let e = |k: usize| (lo[k] - l[k]).max(l[k] - hi[k]).max(0.0);
     Vector3::new(e(0), e(1), e(2)).norm()
@@ -217,14 +226,20 @@ fn contains_by_support(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) ->
 /// to 3e (e = max |RᵀR − I|), moving the local point by up to 3e·|p − t|; and the algorithms
 /// that work in A's frame place B there through R_aᵀ and come back through R_a, which moves a
 /// point of B by up to 3e_a·|p − t_a| more. 4(e_a |p − t_a| + e_b |p − t_b|) covers both
-/// (0 for exact rotations).
+/// (0 for exact rotations). The errors e are stored in the poses (computed once, when the
+/// pose is made); |p − t| is bounded by 1.75 ≥ √3 times its largest component (no root per
+/// query).
+#[inline]
 fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
     let term = |pose: &Pose| {
         let e = pose.orthonormality_error();
-        if e > 0.0 { 4.0 * e * (p - Point3::from(*pose.translation())).norm() } else { 0.0 }
+        if e > 0.0 { 4.0 * ROOT_3_ABOVE * e * (p.coords - pose.translation()).amax() } else { 0.0 }
     };
     term(pa) + term(pb)
 }
+
+/// A number above √3: |x| ≤ √3 · max |x_k| for x ∈ ℝ³.
+const ROOT_3_ABOVE: f64 = 1.75;
 
 /// Checks a distance answer against the user's shapes (see the module docs).
 pub(crate) fn check_distance(
@@ -304,13 +319,19 @@ pub(crate) fn check_intersection(
 /// distance by less than τ is clamped to it. Algorithms report separated answers with their
 /// witnesses whatever the touching tolerance, so that the check sees both witnesses.
 pub(crate) fn settle(mut r: DistanceResult, settings: &QuerySettings) -> DistanceResult {
+    settle_in_place(&mut r, settings);
+    r
+}
+
+/// [`settle`] in place (no copy of the answer).
+#[inline(always)]
+pub(crate) fn settle_in_place(r: &mut DistanceResult, settings: &QuerySettings) {
     r.certificate.lower = r.certificate.lower.min(r.certificate.upper);
     if let Proximity::Separated { distance, point_a, point_b, .. } = r.proximity
         && distance <= settings.touching_tolerance
     {
         r.proximity = Proximity::Touching { point: nalgebra::center(&point_a, &point_b) };
     }
-    r
 }
 
 /// The error for an answer that failed its check even after the GJK recomputation.

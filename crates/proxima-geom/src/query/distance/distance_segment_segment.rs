@@ -77,6 +77,13 @@ pub(crate) fn closest_linear_linear(p: &LinearPiece, q: &LinearPiece) -> (Point3
     let (u, v) = (p.dir, q.dir);
     let w = p.origin - q.origin;
     let (a, b, c, d, e) = (u.dot(&u), u.dot(&v), v.dot(&v), u.dot(&w), v.dot(&w));
+    // A point against a point or a piece: the projection, without the candidate scoring (the
+    // general path below returns the same points: its first candidate is this one, and the
+    // others are no closer).
+    if a == 0.0 && p.lo == 0.0 {
+        let t = if c > 0.0 { q.clamp(e / c) } else { q.clamp(0.0) };
+        return (p.origin, q.at(t));
+    }
     let mut best: Option<(f64, Point3<f64>, Point3<f64>)> = None;
     let mut consider = |s: f64, t: f64| {
         let (pp, qq) = (p.at(s), q.at(t));

@@ -7,6 +7,8 @@
 //! | `distance_segment_segment` | every pair of point, segment, line (and sphere, capsule around them) |
 //! | `distance_point_cuboid` | point (sphere) – cuboid / aligned box |
 //! | `distance_point_cylinder` | point (sphere) – cylinder |
+//! | `distance_segment_box` | segment (capsule) – cuboid / aligned box when apart (else GJK) |
+//! | `distance_segment_triangle` | point / segment (sphere / capsule) – triangle when apart (else GJK) |
 //! | `distance_cylinder_cylinder` | cylinder – cylinder / capsule when the sides are closest (else GJK) |
 //! | `gjk` | every pair of bounded shapes (GJK + EPA on the cores) |
 //! | `lcp` | box–box, triangle–box, segment/line–triangle, point–polytope, triangle–cylinder (test) |
@@ -14,7 +16,9 @@
 pub(crate) mod distance_cylinder_cylinder;
 pub(crate) mod distance_point_cuboid;
 pub(crate) mod distance_point_cylinder;
+pub(crate) mod distance_segment_box;
 pub(crate) mod distance_segment_segment;
+pub(crate) mod distance_segment_triangle;
 pub(crate) mod dqp3;
 pub(crate) mod ellipsoid;
 pub(crate) mod gjk;
