@@ -40,7 +40,7 @@ use super::dispatch::{self, must_swap};
 use super::distance::gjk;
 use super::{Algorithm, Certificate, DistanceResult, Proximity, QuerySettings, SignedDistance};
 use crate::error::GeomError;
-use crate::gjk::{GjkCache, SupportMap, penetration_above};
+use crate::gjk::{SupportMap, penetration_above};
 use crate::pose::Pose;
 use crate::shape::Shape;
 
@@ -72,14 +72,12 @@ pub(crate) fn signed_distance(
     // for it as well ran EPA twice).
     let unsigned = settings.clone().with_penetration_depth(false);
     let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
-    signed_from_unsigned(a, pa, b, pb, settings, r, None)
+    signed_from_unsigned(a, pa, b, pb, settings, r)
 }
 
 /// [`signed_distance`] from the pair's unsigned answer `r` (already computed, with
 /// `penetration_depth = false`): proven separation and closed-form depths are taken as they
-/// are, every other pair gets its depth bracket (`depth_bracket`). `cache`: the GJK cache
-/// that `r` was computed with by [`super::distance_tracked`], if any: the depth's GJK run
-/// then restarts from the simplex that proved the contact.
+/// are, every other pair gets its depth bracket (`depth_bracket`).
 pub(crate) fn signed_from_unsigned(
     a: &Shape,
     pa: &Pose,
@@ -87,7 +85,6 @@ pub(crate) fn signed_from_unsigned(
     pb: &Pose,
     settings: &QuerySettings,
     r: DistanceResult,
-    cache: Option<&mut GjkCache>,
 ) -> Result<SignedDistance, GeomError> {
     let bounded = a.is_bounded() && b.is_bounded();
     let exact = |value: f64, r: DistanceResult| SignedDistance {
@@ -123,7 +120,7 @@ pub(crate) fn signed_from_unsigned(
             _ => Ok(SignedDistance { value: r.distance(), certificate: r.certificate, result: r }),
         };
     }
-    depth_bracket(a, pa, b, pb, settings, cache)
+    depth_bracket(a, pa, b, pb, settings)
 }
 
 /// GJK/EPA on the pair, the candidate axes, and the dilated EPA when the sign is open.
@@ -133,11 +130,10 @@ fn depth_bracket(
     b: &Shape,
     pb: &Pose,
     settings: &QuerySettings,
-    cache: Option<&mut GjkCache>,
 ) -> Result<SignedDistance, GeomError> {
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-    let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, cache.map(|c| (c, swap)))?;
+    let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
     let g = if swap { g.mirrored() } else { g };
     // The signed distance's bracket so far.
     let (mut lo, mut hi) = match (g.proximity, bracket) {

@@ -534,7 +534,7 @@ impl<'s> Search<'s> {
             });
         }
         let query = self.query.clone().with_penetration_depth(true);
-        signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r, Some(&mut self.cache))
+        signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r)
     }
 
     /// Within the margin at the start: the signed distance (penetration depth) with its
