@@ -23,7 +23,7 @@ use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CoreShape, Difference, EpaOutput, EpaStatus, Finish, GjkCache, GjkSettings, GjkStatus, Mode,
-    PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud, cold_core_of,
+    NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud, cold_core_of,
     contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved, polish, run, store,
 };
 use crate::pose::Pose;
@@ -404,10 +404,18 @@ fn run_polished(
     if r.status != GjkStatus::Converged || r.upper - r.lower <= target {
         return r;
     }
-    if crate::gjk::gt(r.lower, 0.0) && crate::gjk::gt(r.upper, 0.0) {
+    if crate::gjk::gt(r.upper, 0.0) {
         let (a, b) = r.simplex.witnesses();
         let seed = Polished { lower: r.lower, upper: r.upper, a, b, steps: 0 };
-        if let Some(p) = polish(diff, -r.v / r.upper, &r.simplex, seed, target) {
+        let n0 = -r.v / r.upper;
+        // Separation not proven at the loose gap: the cores are within it of contact, where
+        // GJK's convergence is sublinear; Newton's is not (`NearContact`).
+        let p = if crate::gjk::gt(r.lower, 0.0) {
+            polish(diff, n0, &r.simplex, seed, target)
+        } else {
+            polish(diff, n0, &r.simplex, NearContact(seed), target).map(|c| c.0)
+        };
+        if let Some(p) = p {
             *polished = Some(p);
             return r;
         }
