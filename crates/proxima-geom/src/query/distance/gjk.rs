@@ -399,7 +399,7 @@ fn run_polished(
         }
     }
     let loose = GjkSettings { tolerance: settings.tolerance.max(POLISH_FROM), ..*settings };
-    let r = run(diff, init, &loose, Mode::Distance);
+    let mut r = run(diff, init, &loose, Mode::Distance);
     let target = settings.tolerance * r.scale;
     if r.status != GjkStatus::Converged || r.upper - r.lower <= target {
         return r;
@@ -410,12 +410,19 @@ fn run_polished(
         let n0 = -r.v / r.upper;
         // Separation not proven at the loose gap: the cores are within it of contact, where
         // GJK's convergence is sublinear; Newton's is not (`NearContact`).
-        let p = if crate::gjk::gt(r.lower, 0.0) {
-            polish(diff, n0, &r.simplex, seed, target)
-        } else {
-            polish(diff, n0, &r.simplex, NearContact(seed), target).map(|c| c.0)
-        };
-        if let Some(p) = p {
+        if crate::gjk::gt(r.lower, 0.0) {
+            if let Some(p) = polish(diff, n0, &r.simplex, seed, target) {
+                *polished = Some(p);
+                return r;
+            }
+        } else if let Some(NearContact(p)) = polish(diff, n0, &r.simplex, NearContact(seed), target) {
+            // The loose run's direction is only good to its gap, which is of the order of the
+            // distance here: a tracked query (the time of impact's next sample) starts from
+            // the polished witnesses' direction instead.
+            let v = p.a - p.b;
+            if crate::gjk::gt(v.norm(), 0.0) {
+                r.v = v;
+            }
             *polished = Some(p);
             return r;
         }
