@@ -280,7 +280,12 @@ impl Bracket for NearContact {
         true
     }
 
-    fn tighten(&mut self, diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>, e: &Eval, target: f64) -> bool {
+    fn tighten(
+        &mut self,
+        diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        e: &Eval,
+        target: f64,
+    ) -> bool {
         self.0.tighten(diff, e, target)
     }
 

@@ -23,8 +23,9 @@ use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CoreShape, Difference, EpaOutput, EpaStatus, Finish, GjkCache, GjkSettings, GjkStatus, Mode,
-    NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud, cold_core_of,
-    contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved, polish, run, store,
+    NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud,
+    cold_core_of, contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved, polish,
+    run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};

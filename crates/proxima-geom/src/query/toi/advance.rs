@@ -513,18 +513,24 @@ impl<'s> Search<'s> {
     fn initial_signed(&mut self, s: &Sample, r: DistanceResult) -> Result<SignedDistance, GeomError> {
         if let Proximity::Separated { distance, normal, .. } = r.proximity {
             let mut lower = r.certificate.lower;
-            if !(lower > 0.0) {
+            if lower <= 0.0 {
                 let mut candidates = [normal, Vector3::zeros()];
                 if let Some(v) = self.cache.direction {
                     // (See `direction`: the normal from X to Y is −v.)
-                    candidates[1] = if self.cache.swapped { s.pb.rotation() * v } else { -(s.pa.rotation() * v) };
+                    candidates[1] =
+                        if self.cache.swapped { s.pb.rotation() * v } else { -(s.pa.rotation() * v) };
                 }
                 let mut pair = Self::pair(&self.a, &self.b, s, &mut self.hints);
-                lower = pair.best(&candidates, 0.0, false).map_or(f64::NEG_INFINITY, |(_, al)| al.separation());
+                lower =
+                    pair.best(&candidates, 0.0, false).map_or(f64::NEG_INFINITY, |(_, al)| al.separation());
             }
             let lower = lower.min(distance);
             let value = if lower > 0.0 { distance } else { 0.0 };
-            return Ok(SignedDistance { value, certificate: Certificate { lower, upper: distance }, result: r });
+            return Ok(SignedDistance {
+                value,
+                certificate: Certificate { lower, upper: distance },
+                result: r,
+            });
         }
         if !self.settings.initial_depth {
             return Ok(SignedDistance {
