@@ -5,6 +5,7 @@
 # (../shared/bench/ccd/compare.py report: misses, late, early, false hits, ns per query).
 #   scripts/ccd-vs-anchors.sh [OUT_DIR]      (default target/ccd-vs-anchors)
 #   REPEAT=5 FAMS="rotating mixed" FCL_VARIANTS=trans_ca,linear_ca scripts/ccd-vs-anchors.sh
+#   PARRY_CCD=/path/to/parry_ccd scripts/ccd-vs-anchors.sh   (a parry anchor built elsewhere)
 # Needs ../shared/bench/ccd/setup.sh (venv ~/.cache/ccd-bench-venv, the parry anchor build);
 # missing anchors are skipped.
 set -u
@@ -18,7 +19,7 @@ REPEAT="${REPEAT:-5}"
 FAMS="${FAMS:-linear_hit rotating grazing thin_fast start_contact mixed}"
 FCL_VARIANTS="${FCL_VARIANTS:-trans_ca}"
 VPY="${CCD_BENCH_VENV:-$HOME/.cache/ccd-bench-venv}/bin/python"
-PARRY="$H/native/parry_ccd/target/release/parry_ccd"
+PARRY="${PARRY_CCD:-$H/native/parry_ccd/target/release/parry_ccd}"
 mkdir -p "$OUT/proxima" "$OUT/parry-native" "$OUT/fcl-py"
 OUT="$(cd "$OUT" && pwd)"   # absolute: the FCL runner runs inside the harness directory
 (cd "$here" && cargo build --release -q -p proxima-cli) || exit 1

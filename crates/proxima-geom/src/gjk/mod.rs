@@ -48,7 +48,7 @@ pub use support::SupportMap;
 pub(crate) use depth::finish_curved;
 pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
 pub(crate) use epa::{Finish, penetration_above};
-pub(crate) use polish::{Polished, is_curved, polish};
+pub(crate) use polish::{NearContact, Polished, is_curved, polish};
 pub(crate) use simplex::{Simplex, closest_to_origin};
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,

@@ -267,6 +267,33 @@ impl Bracket for Polished {
     }
 }
 
+/// The distance bracket of cores that GJK left near contact (its loose lower bound ≤ 0 <
+/// upper): Newton goes on whatever the sign of g. The bounds stay those of [`Polished`]
+/// (max g ≤ sd ≤ dist ≤ min |b − a|); where the cores overlap by more than the target the gap
+/// cannot close and the polish fails as usual.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NearContact(pub Polished);
+
+impl Bracket for NearContact {
+    fn admissible(&self, _g: f64) -> bool {
+        // (A step whose curvature term m ≤ 0 is refused by the Newton system itself.)
+        true
+    }
+
+    fn tighten(
+        &mut self,
+        diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        e: &Eval,
+        target: f64,
+    ) -> bool {
+        self.0.tighten(diff, e, target)
+    }
+
+    fn set_steps(&mut self, steps: u32) {
+        self.0.steps = steps;
+    }
+}
+
 /// One evaluation of g at a unit direction.
 pub(crate) struct Eval {
     /// The unit direction (from A towards B).

@@ -76,6 +76,7 @@ mod distance;
 mod facet_tracking;
 mod intersect;
 mod signed;
+pub(crate) use signed::signed_from_unsigned;
 pub mod toi;
 mod verify;
 use crate::pose::Pose;

@@ -72,6 +72,20 @@ pub(crate) fn signed_distance(
     // for it as well ran EPA twice).
     let unsigned = settings.clone().with_penetration_depth(false);
     let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
+    signed_from_unsigned(a, pa, b, pb, settings, r)
+}
+
+/// [`signed_distance`] from the pair's unsigned answer `r` (already computed, with
+/// `penetration_depth = false`): proven separation and closed-form depths are taken as they
+/// are, every other pair gets its depth bracket (`depth_bracket`).
+pub(crate) fn signed_from_unsigned(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    r: DistanceResult,
+) -> Result<SignedDistance, GeomError> {
     let bounded = a.is_bounded() && b.is_bounded();
     let exact = |value: f64, r: DistanceResult| SignedDistance {
         value,

@@ -23,8 +23,9 @@ use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CoreShape, Difference, EpaOutput, EpaStatus, Finish, GjkCache, GjkSettings, GjkStatus, Mode,
-    PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud, cold_core_of,
-    contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved, polish, run, store,
+    NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud,
+    cold_core_of, contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved, polish,
+    run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -434,15 +435,30 @@ fn run_polished(
         }
     }
     let loose = GjkSettings { tolerance: settings.tolerance.max(polish_from(diff.a, diff.b)), ..*settings };
-    let r = run(diff, init, &loose, Mode::Distance);
+    let mut r = run(diff, init, &loose, Mode::Distance);
     let target = settings.tolerance * r.scale;
     if r.status != GjkStatus::Converged || r.upper - r.lower <= target {
         return r;
     }
-    if crate::gjk::gt(r.lower, 0.0) && crate::gjk::gt(r.upper, 0.0) {
+    if crate::gjk::gt(r.upper, 0.0) {
         let (a, b) = r.simplex.witnesses();
         let seed = Polished { lower: r.lower, upper: r.upper, a, b, steps: 0 };
-        if let Some(p) = polish(diff, -r.v / r.upper, &r.simplex, seed, target) {
+        let n0 = -r.v / r.upper;
+        // Separation not proven at the loose gap: the cores are within it of contact, where
+        // GJK's convergence is sublinear; Newton's is not (`NearContact`).
+        if crate::gjk::gt(r.lower, 0.0) {
+            if let Some(p) = polish(diff, n0, &r.simplex, seed, target) {
+                *polished = Some(p);
+                return r;
+            }
+        } else if let Some(NearContact(p)) = polish(diff, n0, &r.simplex, NearContact(seed), target) {
+            // The loose run's direction is only good to its gap, which is of the order of the
+            // distance here: a tracked query (the time of impact's next sample) starts from
+            // the polished witnesses' direction instead.
+            let v = p.a - p.b;
+            if crate::gjk::gt(v.norm(), 0.0) {
+                r.v = v;
+            }
             *polished = Some(p);
             return r;
         }

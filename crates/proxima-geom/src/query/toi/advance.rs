@@ -53,7 +53,7 @@ use crate::gjk::GjkCache;
 use crate::pose::Pose;
 use crate::query::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings, SignedDistance,
-    distance_tracked, signed_distance,
+    distance_tracked, signed_from_unsigned,
 };
 use crate::shape::Shape;
 
@@ -372,27 +372,17 @@ impl<'s> Search<'s> {
         if auto && ((ball(a) && hull(b)) || (hull(a) && ball(b))) {
             self.query = self.query.clone().with_algorithm(Algorithm::Gjk);
         }
-        // With the depth asked for, the start is a signed distance: a separated start costs
-        // one distance query as any sample, an initial contact gets its depth without a
-        // second query.
-        let first = if settings.initial_depth {
-            self.queries += 1;
-            signed_distance(self.a.shape, &start.pa, self.b.shape, &start.pb, &self.query)?
-        } else {
-            let r = self.distance(&start)?;
-            let (value, lower) = match r.proximity {
-                Proximity::Separated { distance, .. } => (distance, r.certificate.lower),
-                _ => (0.0, f64::NEG_INFINITY),
-            };
-            SignedDistance { value, certificate: Certificate { lower, upper: value }, result: r }
-        };
-        if self.within(&first.result) {
-            return Ok(self.initial_contact(&start, &first));
+        // The start is a distance query like every sample (warm-starting the next one). Only
+        // an initial contact gets more: its signed distance (`initial_signed`).
+        let first = self.distance(&start)?;
+        if self.within(&first) {
+            let sd = self.initial_signed(&start, first)?;
+            return Ok(self.initial_contact(&start, &sd));
         }
-        if auto && matches!(first.result.path, QueryPath::Float { .. } | QueryPath::ExactResolve) {
+        if auto && matches!(first.path, QueryPath::Float { .. } | QueryPath::ExactResolve) {
             self.query = self.query.clone().with_algorithm(Algorithm::Gjk);
         }
-        let (mut s, mut r) = (start, first.result);
+        let (mut s, mut r) = (start, first);
         let mut width = settings.time_tolerance * (settings.end_time - settings.start_time);
         // No probe before this time (the last one found no contact there).
         let mut probe_after = f64::NEG_INFINITY;
@@ -505,6 +495,52 @@ impl<'s> Search<'s> {
         let width = settings.time_tolerance * (settings.end_time - settings.start_time);
         let status = if t_hit - t_safe <= width { ToiStatus::Converged } else { ToiStatus::Stalled };
         self.result(ToiOutcome::Hit(hit), status, iterations)
+    }
+
+    /// The signed distance at the start sample `s`, whose distance answer `r` is within the
+    /// margin (plus the tolerance):
+    ///
+    /// * apart (a witness distance U ≤ margin + tolerance): sd ∈ [L, U] with L the best
+    ///   separation −h_B(−m) − h_A(m) over the directions at hand (the certificate's lower
+    ///   bound when positive, else the witness normal and GJK's last search direction): every
+    ///   unit m bounds sd from below, whatever its sign, and GJK's direction is within its
+    ///   tolerance of the optimum (its duality gap). No depth computation: near a
+    ///   touching contact that was the dearest part of the query (EPA on a dilated pair), for
+    ///   a bracket that the tolerance already confines;
+    /// * in contact (GJK's simplex holds the origin, or a closed form found an overlap): the
+    ///   depth from the same answer ([`signed_from_unsigned`]: closed forms' exact depths,
+    ///   EPA otherwise), unless [`ToiSettings::initial_depth`] is off (then [−∞, 0]).
+    fn initial_signed(&mut self, s: &Sample, r: DistanceResult) -> Result<SignedDistance, GeomError> {
+        if let Proximity::Separated { distance, normal, .. } = r.proximity {
+            let mut lower = r.certificate.lower;
+            if lower <= 0.0 {
+                let mut candidates = [normal, Vector3::zeros()];
+                if let Some(v) = self.cache.direction {
+                    // (See `direction`: the normal from X to Y is −v.)
+                    candidates[1] =
+                        if self.cache.swapped { s.pb.rotation() * v } else { -(s.pa.rotation() * v) };
+                }
+                let mut pair = Self::pair(&self.a, &self.b, s, &mut self.hints);
+                lower =
+                    pair.best(&candidates, 0.0, false).map_or(f64::NEG_INFINITY, |(_, al)| al.separation());
+            }
+            let lower = lower.min(distance);
+            let value = if lower > 0.0 { distance } else { 0.0 };
+            return Ok(SignedDistance {
+                value,
+                certificate: Certificate { lower, upper: distance },
+                result: r,
+            });
+        }
+        if !self.settings.initial_depth {
+            return Ok(SignedDistance {
+                value: 0.0,
+                certificate: Certificate { lower: f64::NEG_INFINITY, upper: 0.0 },
+                result: r,
+            });
+        }
+        let query = self.query.clone().with_penetration_depth(true);
+        signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r)
     }
 
     /// Within the margin at the start: the signed distance (penetration depth) with its

@@ -24,7 +24,11 @@
 //! # Outcomes
 //!
 //! * [`ToiOutcome::InitialContact`]: within the margin at t₀ — time of impact t₀, with the
-//!   signed distance (penetration depth) and its bracket.
+//!   signed distance (penetration depth) and its bracket. Shapes apart by at most the margin
+//!   plus the distance tolerance get [best separation along the directions at hand, witness
+//!   distance] (its width is within GJK's tolerance; the value is 0 unless separation is
+//!   proven); overlapping ones their depth, as [`signed_distance`](crate::signed_distance)
+//!   measures it.
 //! * [`ToiOutcome::Hit`]: a bracket [t_safe, t_hit]: d > margin on [t₀, t_safe) is proven and
 //!   d(t_hit) ≤ margin + tolerance is proven (witness points, contact normal).
 //! * [`ToiOutcome::Miss`]: no contact on [t₀, t₁], with the last certified bound of the chain.

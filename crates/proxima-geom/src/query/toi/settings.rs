@@ -29,10 +29,12 @@ pub struct ToiSettings {
     /// Cap on conservative-advancement steps (one distance query each). Reaching it is the
     /// status [`ToiStatus::MaxIterations`](super::ToiStatus::MaxIterations). ≥ 1. Default 500.
     pub max_iterations: u32,
-    /// Measure the penetration depth of an initial contact (the start is then a
-    /// [`signed_distance`](crate::signed_distance) query: EPA for overlapping pairs without a
-    /// closed form, the dominant cost of such a query). `false` reports an initial overlap with
-    /// the bracket [−∞, 0] of its signed distance. Default `true`.
+    /// Measure the penetration depth of an initial overlap (as
+    /// [`signed_distance`](crate::signed_distance) does from the start's distance answer: EPA
+    /// for overlapping pairs without a closed form, the dominant cost of such a query).
+    /// `false` reports an initial overlap with the bracket [−∞, 0] of its signed distance.
+    /// Shapes apart by at most the margin plus the tolerance get their bracket from the
+    /// distance answer either way. Default `true`.
     pub initial_depth: bool,
     /// The distance queries' settings (algorithm, arithmetic, GJK). The search always runs
     /// them with `touching_tolerance = 0` (and `penetration_depth = false` except for the depth
