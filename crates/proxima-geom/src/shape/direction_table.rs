@@ -71,7 +71,7 @@ impl DirectionTable {
             for i in 0..side {
                 // Serpentine order: consecutive cells are neighbours, so climbs stay short.
                 for jj in 0..side {
-                    let j = if i % 2 == 0 { jj } else { side - 1 - jj };
+                    let j = if i.is_multiple_of(2) { jj } else { side - 1 - jj };
                     let m = cell_centre(side, face, i, j);
                     let v = adjacency.hill_climb(vertices, &m, &mut hint);
                     // Indices fit u32: the adjacency checked the vertex count.
@@ -126,7 +126,7 @@ fn cells_per_side(n: usize) -> usize {
 
 /// The direction through the centre of cell (i, j) of `face`, as in [`DirectionTable::start`].
 pub(crate) fn cell_centre(side: usize, face: usize, i: usize, j: usize) -> Vector3<f64> {
-    let (axis, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
+    let (axis, sign) = (face / 2, if face.is_multiple_of(2) { 1.0 } else { -1.0 });
     let centre = |c: usize| -1.0 + (c as f64 + 0.5) * 2.0 / side as f64;
     let mut m = Vector3::zeros();
     m[axis] = sign;
@@ -258,8 +258,8 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(5);
         for n in [40, 150, 600] {
             let mut pts = Vec::new();
-            for k in 0..n {
-                let (axis, sign) = (k % 3, if k % 2 == 0 { 1.0 } else { -1.0 });
+            for k in 0..n as usize {
+                let (axis, sign) = (k % 3, if k.is_multiple_of(2) { 1.0 } else { -1.0 });
                 let mut q = [rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 0.0];
                 q.rotate_right(2 - axis);
                 let mut q = Vector3::from(q);
