@@ -219,7 +219,10 @@ pub(crate) fn scanned_hint(i: usize) -> u32 {
 /// The core for a *cold* query (no warm-start hints): as [`core_of`], with convex polytopes
 /// that every support query of the run would scan (fewer than [`HILL_CLIMB_MIN_VERTICES`]
 /// vertices, or no adjacency) as [`CoreShape::Scanned`], and so are those below
-/// [`LANE_SCAN_MAX_VERTICES`] when the vector scan runs here. A cold run's hints always carry
+/// [`LANE_SCAN_MAX_VERTICES`] when the vector scan runs here — unless the polytope has a
+/// direction table (at least
+/// [`DIRECTION_TABLE_MIN_VERTICES`](crate::shape::DIRECTION_TABLE_MIN_VERTICES) vertices), whose cold queries
+/// climb from the table's start for their direction. A cold run's hints always carry
 /// [`SCANNED`] for those, so [`Shape::local_support_hinted`] scans them too: same points,
 /// same hints.
 pub(crate) fn cold_core_of(s: &Shape) -> (CoreShape<'_>, f64) {
@@ -231,9 +234,11 @@ pub(crate) fn cold_core_of(s: &Shape) -> (CoreShape<'_>, f64) {
 
 /// Whether a cold run scans `p` (see [`cold_core_of`]).
 pub(crate) fn cold_scans(p: &ConvexPolytope) -> bool {
-    p.adjacency().is_none()
-        || p.vertices().len() < HILL_CLIMB_MIN_VERTICES
-        || (p.vertices().len() < LANE_SCAN_MAX_VERTICES && lanes_available())
+    // A hull with a direction table climbs from it (measured faster than the scans there).
+    p.direction_table().is_none()
+        && (p.adjacency().is_none()
+            || p.vertices().len() < HILL_CLIMB_MIN_VERTICES
+            || (p.vertices().len() < LANE_SCAN_MAX_VERTICES && lanes_available()))
 }
 
 /// (core, radius) with shape = core ⊕ ball(radius).

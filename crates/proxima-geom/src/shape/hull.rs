@@ -187,8 +187,10 @@ impl ConvexHull {
             extent: super::max_norm(&self.vertices),
             center: super::box_center(&self.vertices),
             vertices: self.vertices.clone(),
-            adjacency: Some(std::sync::Arc::new(adjacency)),
+            adjacency: None,
+            table: None,
         }
+        .with_adjacency(adjacency)
     }
 }
 

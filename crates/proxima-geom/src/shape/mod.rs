@@ -17,6 +17,7 @@ use crate::error::GeomError;
 
 mod adjacency;
 mod composite;
+mod direction_table;
 mod hull;
 mod polyhedron;
 mod spec;
@@ -26,6 +27,8 @@ mod vertex_lanes;
 pub(crate) use adjacency::linear_support;
 pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
 pub use composite::{Cone, MinkowskiSum, Rounded};
+pub use direction_table::DIRECTION_TABLE_MIN_VERTICES;
+pub(crate) use direction_table::DirectionTable;
 pub use hull::{ConvexHull, HullFacet, convex_hull};
 pub use spec::ShapeSpec;
 pub(crate) use support::planar_len;
@@ -171,6 +174,9 @@ pub struct ConvexPolytope {
     /// The vertices again, in blocks for the support scan.
     lanes: VertexLanes,
     adjacency: Option<std::sync::Arc<VertexAdjacency>>,
+    /// Start vertices of cold hill climbs by direction (hulls with an adjacency and at least
+    /// [`DIRECTION_TABLE_MIN_VERTICES`] vertices).
+    table: Option<std::sync::Arc<DirectionTable>>,
     /// max |v| over the vertices (local frame).
     extent: f64,
     /// The centre of the vertices' bounding box (local frame): cold GJK runs start from the
@@ -432,6 +438,7 @@ impl ConvexPolytope {
             center: box_center(&vertices),
             vertices,
             adjacency: None,
+            table: None,
         })
     }
     /// The hull of `vertices` with its surface triangulation `faces` (0-based vertex indices,
@@ -447,10 +454,16 @@ impl ConvexPolytope {
         Self::new(vertices)?.attach_faces(faces)
     }
     /// Adds the adjacency of the surface triangulation `faces` (see [`ConvexPolytope::with_faces`]).
-    pub(crate) fn attach_faces(mut self, faces: &[[usize; 3]]) -> Result<Self, GeomError> {
+    pub(crate) fn attach_faces(self, faces: &[[usize; 3]]) -> Result<Self, GeomError> {
         let adj = VertexAdjacency::from_faces(&self.vertices, faces)?;
+        Ok(self.with_adjacency(adj))
+    }
+    /// Attaches a validated surface adjacency, and the direction table of a large hull.
+    pub(crate) fn with_adjacency(mut self, adj: VertexAdjacency) -> Self {
+        self.table = (self.vertices.len() >= DIRECTION_TABLE_MIN_VERTICES)
+            .then(|| std::sync::Arc::new(DirectionTable::new(&self.vertices, &adj)));
         self.adjacency = Some(std::sync::Arc::new(adj));
-        Ok(self)
+        self
     }
     /// The vertices as given.
     pub fn vertices(&self) -> &[Point3<f64>] {
@@ -459,6 +472,10 @@ impl ConvexPolytope {
     /// The hull-surface vertex adjacency, when the polytope was built with faces.
     pub fn adjacency(&self) -> Option<&VertexAdjacency> {
         self.adjacency.as_deref()
+    }
+    /// The start table of cold hill climbs, when the hull has one.
+    pub(crate) fn direction_table(&self) -> Option<&DirectionTable> {
+        self.table.as_deref()
     }
     /// The vertices in blocks of four, for the vectorized support scan.
     pub(crate) fn lanes(&self) -> &VertexLanes {

@@ -19,7 +19,10 @@ use crate::pose::Pose;
 /// Convex polytopes with an adjacency and at least this many vertices climb from a warm hint
 /// (a handful of neighbour dot products, the previous support vertex being at or next to the
 /// answer) instead of scanning every vertex; cold queries below
-/// [`HILL_CLIMB_MIN_VERTICES`] still scan.
+/// [`HILL_CLIMB_MIN_VERTICES`] still scan. Cold queries on hulls with a
+/// [`DirectionTable`](super::DirectionTable) (at least
+/// [`DIRECTION_TABLE_MIN_VERTICES`](super::DIRECTION_TABLE_MIN_VERTICES) vertices) climb
+/// from the table's start vertex for their direction.
 pub(crate) const WARM_CLIMB_MIN_VERTICES: usize = 16;
 
 /// |n·d| ≤ this × |n| counts as perpendicular to a line.
@@ -139,8 +142,24 @@ impl Shape {
                 // or a warm start's previous support vertex): worth climbing from on mid-size
                 // hulls too, where a cold climb from the seeds is not.
                 let warm = *hint & SCANNED == 0 && v.len() >= WARM_CLIMB_MIN_VERTICES;
-                match p.adjacency() {
-                    Some(adj) if v.len() >= HILL_CLIMB_MIN_VERTICES || warm => v[adj.hill_climb(v, m, hint)],
+                match (p.adjacency(), p.direction_table()) {
+                    // Cold on a hull with a start table: climb from m's cell, or from the
+                    // previous support vertex of this run when that is better already (late
+                    // GJK iterations barely turn m). The hint stays flagged SCANNED, so the
+                    // run's later queries come back here (a warm start clears the flag).
+                    (Some(adj), Some(table)) if !warm && let Some(t) = table.start(m) => {
+                        let prev = (*hint & !SCANNED) as usize;
+                        let mut start = t;
+                        if prev < v.len() && m.dot(&v[prev].coords) > m.dot(&v[t as usize].coords) {
+                            start = prev as u32;
+                        }
+                        let i = adj.hill_climb(v, m, &mut start);
+                        *hint = scanned_hint(i);
+                        v[i]
+                    }
+                    (Some(adj), _) if v.len() >= HILL_CLIMB_MIN_VERTICES || warm => {
+                        v[adj.hill_climb(v, m, hint)]
+                    }
                     _ => {
                         let i = scan_support(p, m);
                         // Remembered for warm starts, flagged so that later queries of this
