@@ -50,8 +50,8 @@
 //!
 //! The deepest points: p_A on A's support feature along n (from A towards B), p_B = p_A −
 //! depth·n on B's along −n. They exist at the optimum (the closest boundary point of M to the
-//! origin is depth·n, on the facet S_A(n) − S_B(−n)). Start from the support points (tied
-//! coordinates at the middle; for an edge × edge axis the closest points of the two support
+//! origin is depth·n, on the facet S_A(n) − S_B(−n)). Start from the support vertices (the
+//! signs of Rᵀn; for an edge × edge axis the closest points of the two support
 //! edges), then alternate projections onto A and onto B + depth·n (clamping in each box's
 //! frame). They are checked: each inside its box to the verification tolerance, and p_B −
 //! p_A = −depth·n to it; else `None`.
@@ -93,11 +93,11 @@ fn local_support(bx: &PosedBox, w: &Vector3<f64>) -> f64 {
     (0..3).map(|k| (bx.lo[k] * w[k]).max(bx.hi[k] * w[k])).sum()
 }
 
-/// The point of the box's support set along the local direction w: ties (|w_k| ≤ `tie`) at
-/// the middle of the range.
-fn local_support_point(bx: &PosedBox, w: &Vector3<f64>, tie: f64) -> Vector3<f64> {
+/// The point of the box's support set along the local direction w (the vertex the signs of w
+/// pick: the exact support vertex up to w's rounding; an exact tie at the middle of the range).
+fn local_support_point(bx: &PosedBox, w: &Vector3<f64>) -> Vector3<f64> {
     Vector3::from_fn(|k, _| {
-        if w[k].abs() <= tie {
+        if w[k] == 0.0 {
             0.5 * (bx.lo[k] + bx.hi[k])
         } else if w[k] > 0.0 {
             bx.hi[k]
@@ -261,10 +261,9 @@ fn witnesses(
     best: Best,
 ) -> Option<(Point3<f64>, Point3<f64>)> {
     let (n, depth) = (best.normal, best.overlap);
-    let tie = 1e-9;
     let (wa, wb) = (ba.pose.rotation().tr_mul(&n), bb.pose.rotation().tr_mul(&-n));
-    let mut la = local_support_point(ba, &wa, tie);
-    let mut lb = local_support_point(bb, &wb, tie);
+    let mut la = local_support_point(ba, &wa);
+    let mut lb = local_support_point(bb, &wb);
     let (i, j) = best.pair;
     if i < 3 && j >= 3 {
         // Edge × edge: the closest points of the two support edges' lines, clamped.
@@ -283,11 +282,19 @@ fn witnesses(
     }
     let mut pa = ba.pose.transform_point(&Point3::from(la));
     let mut pb = bb.pose.transform_point(&Point3::from(lb));
-    // Alternating projections onto A and onto B + depth·n (they touch).
+    // Alternating projections onto A and onto B + depth·n (they touch), starting from the
+    // box whose support feature is a vertex: on a face axis of B that is A's point, moved
+    // onto B's face in one step (and the other way round on a face axis of A).
     let shift = n * depth;
+    let from_a = i >= 3;
     for _ in 0..8 {
-        let next_a = clamp_into(ba, &(pb + shift));
-        let next_b = clamp_into(bb, &(next_a - shift));
+        let (next_a, next_b) = if from_a {
+            let next_b = clamp_into(bb, &(pa - shift));
+            (clamp_into(ba, &(next_b + shift)), next_b)
+        } else {
+            let next_a = clamp_into(ba, &(pb + shift));
+            (next_a, clamp_into(bb, &(next_a - shift)))
+        };
         let done = next_a == pa && next_b == pb;
         (pa, pb) = (next_a, next_b);
         if done {
