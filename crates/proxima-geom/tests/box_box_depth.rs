@@ -18,7 +18,8 @@ fn gjk() -> QuerySettings {
 }
 
 fn random_rotation(rng: &mut SmallRng) -> Matrix3<f64> {
-    let axis = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+    let axis =
+        Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
     let axis = Unit::try_new(axis, 1e-6).unwrap_or(Vector3::z_axis());
     *Rotation3::from_axis_angle(&axis, rng.random_range(-3.14..3.14)).matrix()
 }
@@ -161,14 +162,26 @@ fn identical_nested_and_aligned_boxes() {
         assert!((sd.value + depth).abs() <= 1e-12 * 8.0, "{sd:?} vs {depth}");
         // A small box strictly inside a larger one.
         let inner: [f64; 3] = core::array::from_fn(|i| h[i] * rng.random_range(0.05..0.3));
-        let shift = Vector3::from_fn(|i, _| h[0].min(h[1]).min(h[2]) * 0.3 * rng.random_range(-1.0..1.0) + 0.0 * i as f64);
-        let nested = Case { a: cuboid(h), pa: pose(r, t), b: cuboid(inner), pb: pose(random_rotation(&mut rng), t + shift) };
+        let shift = Vector3::from_fn(|i, _| {
+            h[0].min(h[1]).min(h[2]) * 0.3 * rng.random_range(-1.0..1.0) + 0.0 * i as f64
+        });
+        let nested = Case {
+            a: cuboid(h),
+            pa: pose(r, t),
+            b: cuboid(inner),
+            pb: pose(random_rotation(&mut rng), t + shift),
+        };
         assert!(agrees_with_epa(&nested));
         // Aligned boxes (offset ranges) under random rotations, overlapping half-way.
         let lo: [f64; 3] = core::array::from_fn(|_| rng.random_range(-1.0..0.0));
         let hi: [f64; 3] = core::array::from_fn(|i| lo[i] + rng.random_range(0.2..2.0));
         let aligned = Shape::AlignedBox(AlignedBox::new(lo, hi).unwrap());
-        let c = Case { a: aligned.clone(), pa: pose(r, t), b: aligned, pb: pose(random_rotation(&mut rng), t + shift * (k % 2) as f64) };
+        let c = Case {
+            a: aligned.clone(),
+            pa: pose(r, t),
+            b: aligned,
+            pb: pose(random_rotation(&mut rng), t + shift * (k % 2) as f64),
+        };
         if overlapping(&c) {
             agrees_with_epa(&c);
         }
@@ -220,7 +233,8 @@ fn brute_force_direction_sampling() {
     let mut done = 0;
     while done < 60 {
         let c = random_case(&mut rng, done % 4 == 0, None);
-        let sd: SignedDistance = signed_distance(&c.a, &c.pa, &c.b, &c.pb, &QuerySettings::default()).unwrap();
+        let sd: SignedDistance =
+            signed_distance(&c.a, &c.pa, &c.b, &c.pb, &QuerySettings::default()).unwrap();
         if sd.result.algorithm != Algorithm::Sat {
             continue;
         }
@@ -240,8 +254,11 @@ fn brute_force_direction_sampling() {
 fn fcl_445_board_case_is_answered() {
     // FCL issue #445's thin board against a box (peers.json, `fcl_445_box_board`): the two
     // routes agree on the depth.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/geometry/cases/peers.json"))
-        .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/geometry/cases/peers.json"
+    ))
+    .unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let case = json
         .as_array()
@@ -265,7 +282,12 @@ fn fcl_445_board_case_is_answered() {
         let rows = core::array::from_fn(|i| [r[i][0], r[i][1], r[i][2]]);
         Pose::new(rows, [t[0], t[1], t[2]]).unwrap()
     };
-    let c = Case { a: boxed(&case["a"]), pa: posed(&case["pose_a"]), b: boxed(&case["b"]), pb: posed(&case["pose_b"]) };
+    let c = Case {
+        a: boxed(&case["a"]),
+        pa: posed(&case["pose_a"]),
+        b: boxed(&case["b"]),
+        pb: posed(&case["pose_b"]),
+    };
     agrees_with_epa(&c);
 }
 

@@ -59,11 +59,13 @@
 use nalgebra::{Point3, Vector3};
 
 use super::distance_point_cuboid::PosedBox;
+use crate::pose::Pose;
 use crate::query::certificate::separation;
 use crate::query::dispatch::{as_box, must_swap};
-use crate::query::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings, SignedDistance};
 use crate::query::verify::{frame_slack, outside_by, tolerance};
-use crate::pose::Pose;
+use crate::query::{
+    Algorithm, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings, SignedDistance,
+};
 use crate::shape::Shape;
 
 /// A proven penetration of two boxes (world frame).
@@ -219,7 +221,10 @@ pub(crate) fn box_box_penetration(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) ->
         outside_by(s, pose, p).is_some_and(|x| x <= tol + frame_slack(pa, pb, p))
     };
     let residual = (point_b - point_a + n * best.overlap).norm();
-    if !(inside(a, pa, &point_a) && inside(b, pb, &point_b) && residual <= tol + frame_slack(pa, pb, &point_a)) {
+    if !(inside(a, pa, &point_a)
+        && inside(b, pb, &point_b)
+        && residual <= tol + frame_slack(pa, pb, &point_a))
+    {
         return None;
     }
     Some(BoxPenetration { lower, upper, normal: n, point_a, point_b })
@@ -239,7 +244,11 @@ pub(crate) fn signed_box_box(
     if settings.algorithm != Algorithm::Auto || matches!(r.proximity, Proximity::Separated { .. }) {
         return None;
     }
-    let p = if must_swap(a, pa, b, pb) { box_box_penetration(b, pb, a, pa)? } else { box_box_penetration(a, pa, b, pb)? };
+    let p = if must_swap(a, pa, b, pb) {
+        box_box_penetration(b, pb, a, pa)?
+    } else {
+        box_box_penetration(a, pa, b, pb)?
+    };
     let point = match r.proximity {
         Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => Some(point),
         _ => None,
@@ -250,7 +259,11 @@ pub(crate) fn signed_box_box(
         algorithm: Algorithm::Sat,
         path: QueryPath::ClosedForm,
     };
-    Some(SignedDistance { value: -p.upper, certificate: Certificate { lower: -p.upper, upper: -p.lower }, result })
+    Some(SignedDistance {
+        value: -p.upper,
+        certificate: Certificate { lower: -p.upper, upper: -p.lower },
+        result,
+    })
 }
 
 /// The deepest points along the best axis (module docs, "Witnesses").
@@ -304,3 +317,49 @@ fn witnesses(
     (pa.coords.iter().chain(pb.coords.iter()).all(|x| x.is_finite())).then_some((pa, pb))
 }
 
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Rotation3, Vector3};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::shape::Cuboid;
+
+    /// The witnesses of every answered random overlap: inside their boxes, p_b − p_a =
+    /// −depth·n, and B moved by the upper end along n is apart or touching by the user's
+    /// support functions.
+    #[test]
+    fn witnesses_and_translation() {
+        let mut rng = SmallRng::seed_from_u64(31);
+        let mut answered = 0;
+        for _ in 0..2000 {
+            let h = |rng: &mut SmallRng| [0; 3].map(|_| rng.random_range(0.05..1.5));
+            let (a, b) = (
+                Shape::Cuboid(Cuboid::new(h(&mut rng)).unwrap()),
+                Shape::Cuboid(Cuboid::new(h(&mut rng)).unwrap()),
+            );
+            let rot = |rng: &mut SmallRng| {
+                *Rotation3::new(Vector3::from_fn(|_, _| rng.random_range(-3.0..3.0))).matrix()
+            };
+            let pa = Pose::from_matrix(rot(&mut rng), Vector3::from_fn(|_, _| rng.random_range(-2.0..2.0)))
+                .unwrap();
+            let t = pa.translation() + Vector3::from_fn(|_, _| rng.random_range(-0.3..0.3));
+            let pb = Pose::from_matrix(rot(&mut rng), t).unwrap();
+            let Some(p) = box_box_penetration(&a, &pa, &b, &pb) else { continue };
+            answered += 1;
+            assert!(0.0 < p.lower && p.lower <= p.upper && (p.normal.norm() - 1.0).abs() < 1e-15);
+            let tol = tolerance(p.point_a.coords.amax().max(p.point_b.coords.amax()));
+            assert!(outside_by(&a, &pa, &p.point_a).unwrap() <= tol, "{p:?}");
+            assert!(outside_by(&b, &pb, &p.point_b).unwrap() <= tol, "{p:?}");
+            assert!((p.point_b - p.point_a + p.normal * p.upper).norm() <= 1e-12, "{p:?}");
+            let moved = Pose::from_matrix(*pb.rotation(), pb.translation() + p.normal * p.upper).unwrap();
+            assert!(separation(&a, &pa, &b, &moved, &p.normal) >= -1e-14, "{p:?}");
+            // Moved by less than the lower end, they still overlap along every candidate.
+            let short =
+                Pose::from_matrix(*pb.rotation(), pb.translation() + p.normal * (0.999 * p.lower)).unwrap();
+            assert!(box_box_penetration(&a, &pa, &b, &short).is_none_or(|q| q.upper > 0.0));
+        }
+        assert!(answered > 1000, "{answered}");
+    }
+}
