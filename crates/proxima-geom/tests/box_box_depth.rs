@@ -21,7 +21,7 @@ fn random_rotation(rng: &mut SmallRng) -> Matrix3<f64> {
     let axis =
         Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
     let axis = Unit::try_new(axis, 1e-6).unwrap_or(Vector3::z_axis());
-    *Rotation3::from_axis_angle(&axis, rng.random_range(-3.14..3.14)).matrix()
+    *Rotation3::from_axis_angle(&axis, rng.random_range(-std::f64::consts::PI..std::f64::consts::PI)).matrix()
 }
 
 fn pose(r: Matrix3<f64>, t: Vector3<f64>) -> Pose {

@@ -209,7 +209,9 @@ pub(crate) fn box_box_penetration(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) ->
     let n = best.normal;
     let user = -separation(a, pa, b, pb, &n);
     let moved = 64.0 * eps * (pa.translation().abs().sum() + pb.translation().abs().sum());
-    if !((user - best.overlap).abs() <= err + moved) {
+    // (NaN compares false: refused.)
+    let agree = (user - best.overlap).abs() <= err + moved;
+    if !agree {
         return None;
     }
     let upper = upper.max(user + err + moved);
