@@ -1,7 +1,8 @@
-//! Penetration depth of overlapping curved pairs, cold and tracked through contact: ours
-//! (`signed_distance`, a 1e-10 × size bracket) beside parry3d-f64's `query::contact` (EPA at
-//! parry's own tolerance; parry has no ellipsoid, so only the cylinder and box pairs) on the
-//! same shapes and poses.
+//! Penetration depth of overlapping curved pairs and of box pairs, cold and tracked through
+//! contact: ours (`signed_distance`, a 1e-10 × size bracket; box–box by separating axes,
+//! `distance/box_box_depth.rs`) beside parry3d-f64's `query::contact` (EPA at parry's own
+//! tolerance, its own box–box contact; parry has no ellipsoid, so only the cylinder and box
+//! pairs) on the same shapes and poses.
 //!
 //! ```text
 //! cargo bench -p proxima-geom --bench depth
@@ -29,7 +30,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 const PAIRS: usize = 256;
-const FAMILIES: &[&str] = &["cyl_cyl", "box_cyl", "cyl_ell", "box_ell"];
+const FAMILIES: &[&str] = &["cyl_cyl", "box_cyl", "cyl_ell", "box_ell", "box_box"];
 
 struct Pair {
     a: Shape,
@@ -154,7 +155,7 @@ fn ours(bencher: Bencher, name: &str) {
     });
 }
 
-#[divan::bench(args = ["cyl_cyl", "box_cyl"])]
+#[divan::bench(args = ["cyl_cyl", "box_cyl", "box_box"])]
 fn parry(bencher: Bencher, name: &str) {
     let pairs = family(name);
     bencher.counter(ItemsCount::new(pairs.len())).bench(|| {

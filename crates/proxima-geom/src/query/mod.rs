@@ -99,6 +99,8 @@ pub enum Algorithm {
     /// see [`crate::lp_polytope`].
     Lp,
     /// `intersects` only: separating axes for cylinder pairs; see [`crate::sat_cylinder`].
+    /// Also the label of a [`signed_distance`] result whose depth came from the separating
+    /// axes of two overlapping boxes (not selectable for that).
     Sat,
     /// GJK on support maps (EPA for the penetration depth), for every pair of bounded
     /// shapes; see [`crate::gjk`].
@@ -488,7 +490,8 @@ pub struct SignedDistance {
 /// GJK/EPA on the shapes, tightened by their separating axes, and — when the sign is still open
 /// near exact contact — by EPA on the pair with B dilated by a small ball, which moves the
 /// signed distance by exactly the ball's radius (`signed.rs`). Closed forms give the exact
-/// depth. Errors: as [`distance`]; additionally [`GeomError::Unsupported`] for an overlapping
+/// depth; two overlapping boxes get theirs from the 15 separating axes with a proven bracket
+/// (result algorithm [`Algorithm::Sat`]), GJK/EPA when that bracket is not proven tight. Errors: as [`distance`]; additionally [`GeomError::Unsupported`] for an overlapping
 /// pair involving a line (no depth).
 pub fn signed_distance(
     a: &Shape,

@@ -37,7 +37,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::certificate::best_axis_separation;
 use super::dispatch::{self, must_swap};
-use super::distance::gjk;
+use super::distance::{box_box_depth, gjk};
 use super::{Algorithm, Certificate, DistanceResult, Proximity, QuerySettings, SignedDistance};
 use crate::error::GeomError;
 use crate::gjk::{SupportMap, penetration_above};
@@ -107,6 +107,10 @@ pub(crate) fn signed_from_unsigned(
             return Ok(exact(0.0, r));
         }
         _ => {}
+    }
+    // Two overlapping boxes: the depth by separating axes, proven (`distance/box_box_depth.rs`).
+    if let Some(sd) = box_box_depth::signed_box_box(a, pa, b, pb, settings, &r) {
+        return Ok(sd);
     }
     if !bounded {
         // A line: no depth. Unproven separation and contact keep the unsigned bracket.

@@ -230,7 +230,7 @@ fn contains_by_support(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) ->
 /// pose is made); |p − t| is bounded by 1.75 ≥ √3 times its largest component (no root per
 /// query).
 #[inline]
-fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
+pub(crate) fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
     let term = |pose: &Pose| {
         let e = pose.orthonormality_error();
         if e > 0.0 { 4.0 * ROOT_3_ABOVE * e * (p.coords - pose.translation()).amax() } else { 0.0 }

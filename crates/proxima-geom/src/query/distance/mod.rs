@@ -4,6 +4,7 @@
 //!
 //! | file | pairs |
 //! |---|---|
+//! | `box_box_depth` | box – box overlapping: depth by the 15 separating axes, proven bracket (signed distance) |
 //! | `distance_segment_segment` | every pair of point, segment, line (and sphere, capsule around them) |
 //! | `distance_point_cuboid` | point (sphere) – cuboid / aligned box |
 //! | `distance_point_cylinder` | point (sphere) – cylinder |
@@ -13,6 +14,7 @@
 //! | `gjk` | every pair of bounded shapes (GJK + EPA on the cores) |
 //! | `lcp` | box–box, triangle–box, segment/line–triangle, point–polytope, triangle–cylinder (test) |
 
+pub(crate) mod box_box_depth;
 pub(crate) mod distance_cylinder_cylinder;
 pub(crate) mod distance_point_cuboid;
 pub(crate) mod distance_point_cylinder;

@@ -1,0 +1,367 @@
+//! Penetration depth of two overlapping boxes by separating axes, with a proven bracket.
+//!
+//! # Maths
+//!
+//! A box is {R x + t : lo ≤ x ≤ hi} with the user's R (as given, `Pose`), so its edges run
+//! along the columns u₁, u₂, u₃ of R exactly, and its facet normals are the cross products
+//! of two of them (R e_k only when R is orthonormal). M = A ⊕ (−B) is a zonotope: every
+//! facet of it is spanned by two non-parallel edge directions, two of A (a face of A), two of
+//! B (a face of B) or one of each. So the exact facet normals of M are among the 15 directions
+//! u × v / |u × v| over pairs of the six edge directions: 3 + 3 face normals and 9 edge × edge
+//! products (a pair parallel in exact arithmetic spans no facet).
+//!
+//! With h_M(m) = h_A(m) + h_B(−m) the overlap along a unit m (B moved by h_M(m)·m touches
+//! A), depth = min over unit m of h_M(m) when the origin is inside M. Two bounds:
+//!
+//! * **upper**: depth ≤ h_M(m) for every unit m (that translation separates), in particular
+//!   for the best candidate; its value is re-read from the user's shapes' support functions
+//!   (`Shape::support_value`) and must agree with ours to rounding, else no answer.
+//! * **lower**: for the origin inside a polytope, dist(0, ∂M) = min over facets F of
+//!   dist(0, F) ≥ min over facets of h_M(n_F). Our candidate n̂ is the cross product rounded
+//!   and normalised: |n̂ − n_F| ≤ δ = 16ε/|u × v| + 4ε, and h_M is Lipschitz with constant
+//!   R_M = max_{p ∈ M} |p| ≤ |t_B − t_A| + ρ_A + ρ_B (ρ = the box's corner radius times ‖R‖ ≤
+//!   1 + 2e, e = max |RᵀR − I|), so h_M(n_F) ≥ h_M(n̂) − R_M δ. Each evaluation of h_M is
+//!   exact to E = 64ε (Σ max(|lo|, |hi|) of both boxes + |t_B − t_A|₁) (a dozen roundings
+//!   of terms bounded by those magnitudes).
+//!
+//! # Near-parallel edges
+//!
+//! When an edge u of A and an edge v of B make a tiny angle θ, their cross product has no
+//! reliable direction (δ grows as 1/|u × v|). Such a pair is skipped when the cost of skipping
+//! it is smaller than δ's: the facet it spans (if any, and if its normal is no other
+//! candidate) is a parallelogram edge_A ⊕ edge_B of height ≤ w = min(|edge_A|, |edge_B|)·sin θ,
+//! each of whose sides it shares with a facet spanned by u or v and an edge direction at ≈ 90°
+//! to it (box frames are orthonormal to 1e-6), i.e. a facet with a candidate normal. Then
+//! every point of the thin facet is within w of a candidate facet G, so dist(0, F) ≥
+//! dist(0, G) − w ≥ min over candidates − w: the lower bound loses w (with exactly parallel
+//! edges, as for two boxes with the same rotation, w is a few ulps of the edge). That the
+//! origin is inside M at all is proven the same way: the segment from the centre c of M
+//! (a zonotope is symmetric about it) to the origin would leave M through a thin facet F at a
+//! point x within w of a candidate facet G with origin and c both inside G's half-space, which
+//! needs w ≥ the lower bound m of the candidates or w ≥ M's half-width along n_G (≥ 0.28 ×
+//! the smallest edge of either box); both are excluded before an answer is given.
+//!
+//! So depth ∈ [m − w, ĥ + E] with m = min over candidates of (ĥ(n̂) − E − R_M δ), ĥ the best
+//! computed overlap; the answer is given only when m − w > 0 (the boxes provably overlap) and
+//! the bracket is within 1e-9 of the pair's scale (as tight as EPA's); otherwise `None` and
+//! the caller runs GJK/EPA.
+//!
+//! # Witnesses
+//!
+//! The deepest points: p_A on A's support feature along n (from A towards B), p_B = p_A −
+//! depth·n on B's along −n. They exist at the optimum (the closest boundary point of M to the
+//! origin is depth·n, on the facet S_A(n) − S_B(−n)). Start from the support vertices (the
+//! signs of Rᵀn; for an edge × edge axis the closest points of the two support
+//! edges), then alternate projections onto A and onto B + depth·n (clamping in each box's
+//! frame). They are checked: each inside its box to the verification tolerance, and p_B −
+//! p_A = −depth·n to it; else `None`.
+
+use nalgebra::{Point3, Vector3};
+
+use super::distance_point_cuboid::PosedBox;
+use crate::pose::Pose;
+use crate::query::certificate::separation;
+use crate::query::dispatch::{as_box, must_swap};
+use crate::query::verify::{frame_slack, outside_by, tolerance};
+use crate::query::{
+    Algorithm, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings, SignedDistance,
+};
+use crate::shape::Shape;
+
+/// A proven penetration of two boxes (world frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct BoxPenetration {
+    /// Proven lower bound of the depth (> 0).
+    pub lower: f64,
+    /// Proven upper bound of the depth: moving B by `upper · normal` separates the boxes.
+    pub upper: f64,
+    /// Unit direction from A towards B along which the overlap is smallest.
+    pub normal: Vector3<f64>,
+    /// Deepest point of A along `normal` (in A).
+    pub point_a: Point3<f64>,
+    /// Deepest point of B along −`normal` (in B); `point_b − point_a ≈ −depth · normal`.
+    pub point_b: Point3<f64>,
+}
+
+/// Pairs spanning a thin facet are skipped only below this |u × v| (far below the ≈ 1 of the
+/// facets bordering a thin one, see the module docs).
+const THIN_MAX: f64 = 1e-3;
+
+/// Widest accepted bracket, relative to the pair's scale (EPA's default tolerance is 1e-10).
+const WIDTH_MAX: f64 = 1e-9;
+
+/// h of the box at the origin of its frame along the local direction w.
+fn local_support(bx: &PosedBox, w: &Vector3<f64>) -> f64 {
+    (0..3).map(|k| (bx.lo[k] * w[k]).max(bx.hi[k] * w[k])).sum()
+}
+
+/// The point of the box's support set along the local direction w (the vertex the signs of w
+/// pick: the exact support vertex up to w's rounding; an exact tie at the middle of the range).
+fn local_support_point(bx: &PosedBox, w: &Vector3<f64>) -> Vector3<f64> {
+    Vector3::from_fn(|k, _| {
+        if w[k] == 0.0 {
+            0.5 * (bx.lo[k] + bx.hi[k])
+        } else if w[k] > 0.0 {
+            bx.hi[k]
+        } else {
+            bx.lo[k]
+        }
+    })
+}
+
+/// The world point of the box closest to p, by clamping in the box's frame.
+fn clamp_into(bx: &PosedBox, p: &Point3<f64>) -> Point3<f64> {
+    let l = bx.pose.inverse_transform_point(p).coords;
+    let c = Vector3::from_fn(|k, _| l[k].clamp(bx.lo[k], bx.hi[k]));
+    bx.pose.transform_point(&Point3::from(c))
+}
+
+/// The best candidate so far.
+#[derive(Clone, Copy)]
+struct Best {
+    overlap: f64,
+    normal: Vector3<f64>,
+    /// Edge indices of the pair (0..3 A's, 3..6 B's).
+    pair: (usize, usize),
+}
+
+/// Depth, bracket and witnesses of two overlapping boxes (cuboids or aligned boxes), or
+/// `None` when the overlap or the witnesses are not proven (see the module docs).
+pub(crate) fn box_box_penetration(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Option<BoxPenetration> {
+    let (ba, bb) = (as_box(a, pa)?, as_box(b, pb)?);
+    let (ra, rb) = (pa.rotation(), pb.rotation());
+    let d = pb.translation() - pa.translation();
+    let edges = [ra.column(0), ra.column(1), ra.column(2), rb.column(0), rb.column(1), rb.column(2)]
+        .map(|c| c.into_owned());
+    let reach = |bx: &PosedBox| Vector3::from_fn(|k, _| bx.lo[k].abs().max(bx.hi[k].abs()));
+    let (ka, kb) = (reach(&ba), reach(&bb));
+    let ortho = pa.orthonormality_error().max(pb.orthonormality_error());
+    let eps = f64::EPSILON;
+    // Evaluation error of h_M and the Lipschitz constant of h_M (module docs).
+    let scale = ka.sum() + kb.sum() + d.abs().sum();
+    let err = 64.0 * eps * scale;
+    let r_m = (d.norm() + (ka.norm() + kb.norm()) * (1.0 + 2.0 * ortho)) * (1.0 + 1e-12);
+    let length = |k: usize| {
+        let bx = if k < 3 { &ba } else { &bb };
+        (bx.hi[k % 3] - bx.lo[k % 3]) * edges[k].norm()
+    };
+    let mut best: Option<Best> = None;
+    let mut lower = f64::INFINITY;
+    let mut thin = 0.0f64;
+    const PAIRS: [(usize, usize); 15] = [
+        (0, 1),
+        (1, 2),
+        (2, 0),
+        (3, 4),
+        (4, 5),
+        (5, 3),
+        (0, 3),
+        (0, 4),
+        (0, 5),
+        (1, 3),
+        (1, 4),
+        (1, 5),
+        (2, 3),
+        (2, 4),
+        (2, 5),
+    ];
+    for (i, j) in PAIRS {
+        let c = edges[i].cross(&edges[j]);
+        let len = c.norm();
+        if !len.is_finite() {
+            return None;
+        }
+        let slack = if len > 0.0 { r_m * (16.0 * eps / len + 4.0 * eps) } else { f64::INFINITY };
+        if j >= 3 && i < 3 {
+            let w = length(i).min(length(j)) * (len + 4.0 * eps) * (1.0 + 2.0 * ortho);
+            if len < THIN_MAX && w <= slack {
+                thin = thin.max(w);
+                continue;
+            }
+        } else if len < 0.5 {
+            // A face normal of a valid box frame has |u × v| ≈ 1.
+            return None;
+        }
+        let n = c / len;
+        let (wa, wb) = (ra.tr_mul(&n), rb.tr_mul(&n));
+        let nd = n.dot(&d);
+        // Overlap along n (B beyond A) and along −n.
+        for (sign, ov) in [
+            (1.0, local_support(&ba, &wa) + local_support(&bb, &-wb) - nd),
+            (-1.0, local_support(&ba, &-wa) + local_support(&bb, &wb) + nd),
+        ] {
+            lower = lower.min(ov - err - slack);
+            if best.is_none_or(|b| ov < b.overlap) {
+                best = Some(Best { overlap: ov, normal: n * sign, pair: (i, j) });
+            }
+        }
+    }
+    let best = best?;
+    let lower = lower - thin;
+    let upper = best.overlap + err;
+    // Overlap proven, the origin inside M (thin facets: module docs), bracket tight enough.
+    let smallest = |bx: &PosedBox| (bx.hi - bx.lo).min();
+    let half_width = 0.28 * smallest(&ba).max(smallest(&bb)) * (1.0 - 3.0 * ortho);
+    if !(lower > 0.0 && thin < half_width && upper - lower <= WIDTH_MAX * scale.max(1.0)) {
+        return None;
+    }
+    // The upper end re-read from the user's shapes' support functions.
+    let n = best.normal;
+    let user = -separation(a, pa, b, pb, &n);
+    let moved = 64.0 * eps * (pa.translation().abs().sum() + pb.translation().abs().sum());
+    // (NaN compares false: refused.)
+    let agree = (user - best.overlap).abs() <= err + moved;
+    if !agree {
+        return None;
+    }
+    let upper = upper.max(user + err + moved);
+    let (point_a, point_b) = witnesses(&ba, &bb, &edges, best)?;
+    // Checked against the user's shapes: inside each, and p_b − p_a = −depth·n.
+    let coord = point_a.coords.amax().max(point_b.coords.amax());
+    let tol = tolerance(coord) + err;
+    let inside = |s: &Shape, pose: &Pose, p: &Point3<f64>| {
+        outside_by(s, pose, p).is_some_and(|x| x <= tol + frame_slack(pa, pb, p))
+    };
+    let residual = (point_b - point_a + n * best.overlap).norm();
+    if !(inside(a, pa, &point_a)
+        && inside(b, pb, &point_b)
+        && residual <= tol + frame_slack(pa, pb, &point_a))
+    {
+        return None;
+    }
+    Some(BoxPenetration { lower, upper, normal: n, point_a, point_b })
+}
+
+/// The signed distance of two overlapping boxes from [`box_box_penetration`] (in canonical
+/// order, so that exchanging A and B gives the same bits), when `r`, the checked unsigned
+/// answer, is a contact and the algorithm is `Auto`; `None` otherwise (GJK/EPA then).
+pub(crate) fn signed_box_box(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    r: &DistanceResult,
+) -> Option<SignedDistance> {
+    if settings.algorithm != Algorithm::Auto || matches!(r.proximity, Proximity::Separated { .. }) {
+        return None;
+    }
+    let p = if must_swap(a, pa, b, pb) {
+        box_box_penetration(b, pb, a, pa)?
+    } else {
+        box_box_penetration(a, pa, b, pb)?
+    };
+    let point = match r.proximity {
+        Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => Some(point),
+        _ => None,
+    };
+    let result = DistanceResult {
+        proximity: Proximity::Intersecting { point, depth: Some(p.upper) },
+        certificate: r.certificate,
+        algorithm: Algorithm::Sat,
+        path: QueryPath::ClosedForm,
+    };
+    Some(SignedDistance {
+        value: -p.upper,
+        certificate: Certificate { lower: -p.upper, upper: -p.lower },
+        result,
+    })
+}
+
+/// The deepest points along the best axis (module docs, "Witnesses").
+fn witnesses(
+    ba: &PosedBox,
+    bb: &PosedBox,
+    edges: &[Vector3<f64>; 6],
+    best: Best,
+) -> Option<(Point3<f64>, Point3<f64>)> {
+    let (n, depth) = (best.normal, best.overlap);
+    let (wa, wb) = (ba.pose.rotation().tr_mul(&n), bb.pose.rotation().tr_mul(&-n));
+    let mut la = local_support_point(ba, &wa);
+    let mut lb = local_support_point(bb, &wb);
+    let (i, j) = best.pair;
+    if i < 3 && j >= 3 {
+        // Edge × edge: the closest points of the two support edges' lines, clamped.
+        let (k, l) = (i, j - 3);
+        let (u, v) = (edges[i], edges[j]);
+        let (p, q) = (ba.pose.transform_point(&Point3::from(la)), bb.pose.transform_point(&Point3::from(lb)));
+        let r = q - p;
+        let (uu, vv, uv) = (u.dot(&u), v.dot(&v), u.dot(&v));
+        let den = uu * vv - uv * uv;
+        if den > 0.0 {
+            let s = (r.dot(&u) * vv - r.dot(&v) * uv) / den;
+            let t = (r.dot(&u) * uv - r.dot(&v) * uu) / den;
+            la[k] = (la[k] + s).clamp(ba.lo[k], ba.hi[k]);
+            lb[l] = (lb[l] + t).clamp(bb.lo[l], bb.hi[l]);
+        }
+    }
+    let mut pa = ba.pose.transform_point(&Point3::from(la));
+    let mut pb = bb.pose.transform_point(&Point3::from(lb));
+    // Alternating projections onto A and onto B + depth·n (they touch), starting from the
+    // box whose support feature is a vertex: on a face axis of B that is A's point, moved
+    // onto B's face in one step (and the other way round on a face axis of A).
+    let shift = n * depth;
+    let from_a = i >= 3;
+    for _ in 0..8 {
+        let (next_a, next_b) = if from_a {
+            let next_b = clamp_into(bb, &(pa - shift));
+            (clamp_into(ba, &(next_b + shift)), next_b)
+        } else {
+            let next_a = clamp_into(ba, &(pb + shift));
+            (next_a, clamp_into(bb, &(next_a - shift)))
+        };
+        let done = next_a == pa && next_b == pb;
+        (pa, pb) = (next_a, next_b);
+        if done {
+            break;
+        }
+    }
+    (pa.coords.iter().chain(pb.coords.iter()).all(|x| x.is_finite())).then_some((pa, pb))
+}
+
+#[cfg(test)]
+mod tests {
+    use nalgebra::{Rotation3, Vector3};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+    use crate::shape::Cuboid;
+
+    /// The witnesses of every answered random overlap: inside their boxes, p_b − p_a =
+    /// −depth·n, and B moved by the upper end along n is apart or touching by the user's
+    /// support functions.
+    #[test]
+    fn witnesses_and_translation() {
+        let mut rng = SmallRng::seed_from_u64(31);
+        let mut answered = 0;
+        for _ in 0..2000 {
+            let h = |rng: &mut SmallRng| [0; 3].map(|_| rng.random_range(0.05..1.5));
+            let (a, b) = (
+                Shape::Cuboid(Cuboid::new(h(&mut rng)).unwrap()),
+                Shape::Cuboid(Cuboid::new(h(&mut rng)).unwrap()),
+            );
+            let rot = |rng: &mut SmallRng| {
+                *Rotation3::new(Vector3::from_fn(|_, _| rng.random_range(-3.0..3.0))).matrix()
+            };
+            let pa = Pose::from_matrix(rot(&mut rng), Vector3::from_fn(|_, _| rng.random_range(-2.0..2.0)))
+                .unwrap();
+            let t = pa.translation() + Vector3::from_fn(|_, _| rng.random_range(-0.3..0.3));
+            let pb = Pose::from_matrix(rot(&mut rng), t).unwrap();
+            let Some(p) = box_box_penetration(&a, &pa, &b, &pb) else { continue };
+            answered += 1;
+            assert!(0.0 < p.lower && p.lower <= p.upper && (p.normal.norm() - 1.0).abs() < 1e-15);
+            let tol = tolerance(p.point_a.coords.amax().max(p.point_b.coords.amax()));
+            assert!(outside_by(&a, &pa, &p.point_a).unwrap() <= tol, "{p:?}");
+            assert!(outside_by(&b, &pb, &p.point_b).unwrap() <= tol, "{p:?}");
+            assert!((p.point_b - p.point_a + p.normal * p.upper).norm() <= 1e-12, "{p:?}");
+            let moved = Pose::from_matrix(*pb.rotation(), pb.translation() + p.normal * p.upper).unwrap();
+            assert!(separation(&a, &pa, &b, &moved, &p.normal) >= -1e-14, "{p:?}");
+            // Moved by less than the lower end, they still overlap along every candidate.
+            let short =
+                Pose::from_matrix(*pb.rotation(), pb.translation() + p.normal * (0.999 * p.lower)).unwrap();
+            assert!(box_box_penetration(&a, &pa, &b, &short).is_none_or(|q| q.upper > 0.0));
+        }
+        assert!(answered > 1000, "{answered}");
+    }
+}
