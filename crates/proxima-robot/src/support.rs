@@ -10,19 +10,16 @@
 //! matter), so steepest ascent from any vertex stops at a maximizer — up to the rounding of
 //! the dot products, as for a linear scan.
 //!
-//! The start: the unit sphere of directions is cut into 6 × N × N cells (the faces of the
-//! cube [−1, 1]³, N × N squares each); each cell stores the maximizer along its centre
-//! direction. A query starts from the caller's hint when it has one (the previous support
+//! The start: [`DirectionTable`] (proxima-geom's cube map of the directions, about one cell
+//! per vertex, each cell storing the maximizer along its centre direction). A query starts
+//! from the caller's hint when it has one and it scores at least as well (the previous support
 //! point of the same GJK run, a few steps away), else from its direction's cell, usually one
 //! or two steps from the answer. On hulls of 100–600 vertices this costs a few dozen dot
 //! products instead of a scan of every vertex.
 
 use nalgebra::{Point3, Vector3};
 use proxima_geom::gjk::SupportMap;
-use proxima_geom::shape::ConvexPolytope;
-
-/// Cells per cube-face side of the start table.
-const CELLS: usize = 8;
+use proxima_geom::shape::{ConvexPolytope, DirectionTable};
 
 /// The support function of a convex polytope with hull adjacency (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +28,7 @@ pub struct HullSupport {
     /// neighbours of vertex i: `neighbors[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
     neighbors: Vec<u32>,
-    table: Vec<u32>,
+    table: DirectionTable,
 }
 
 impl HullSupport {
@@ -47,26 +44,8 @@ impl HullSupport {
             neighbors.extend_from_slice(adj.neighbors(i));
             offsets.push(u32::try_from(neighbors.len()).ok()?);
         }
-        let mut s = Self { vertices, offsets, neighbors, table: vec![0; 6 * CELLS * CELLS] };
-        for face in 0..6 {
-            for a in 0..CELLS {
-                for b in 0..CELLS {
-                    let centre = |k: usize| -1.0 + (k as f64 + 0.5) * 2.0 / CELLS as f64;
-                    let (axis, sign) = (face / 2, if face % 2 == 0 { 1.0 } else { -1.0 });
-                    let mut m = Vector3::zeros();
-                    m[axis] = sign;
-                    m[(axis + 1) % 3] = centre(a);
-                    m[(axis + 2) % 3] = centre(b);
-                    let best = (0..s.vertices.len())
-                        .max_by(|&i, &j| {
-                            m.dot(&s.vertices[i].coords).total_cmp(&m.dot(&s.vertices[j].coords))
-                        })
-                        .unwrap_or(0);
-                    s.table[(face * CELLS + a) * CELLS + b] = best as u32;
-                }
-            }
-        }
-        Some(s)
+        let table = DirectionTable::new(&vertices, adj);
+        Some(Self { vertices, offsets, neighbors, table })
     }
 
     /// The vertices.
@@ -77,22 +56,8 @@ impl HullSupport {
     /// The table's start vertex for direction `m`.
     #[inline(always)]
     fn start(&self, m: &Vector3<f64>) -> usize {
-        let (x, y, z) = (m.x.abs(), m.y.abs(), m.z.abs());
-        let (axis, major) = if x >= y && x >= z {
-            (0, m.x)
-        } else if y >= z {
-            (1, m.y)
-        } else {
-            (2, m.z)
-        };
-        if major == 0.0 || major.is_nan() {
-            return 0;
-        }
-        let face = axis * 2 + usize::from(major < 0.0);
-        let inv = 1.0 / major.abs();
-        // `as usize` saturates (NaN → 0): the cell is clamped into range either way
-        let cell = |c: f64| (((c * inv + 1.0) * (0.5 * CELLS as f64)) as usize).min(CELLS - 1);
-        self.table[(face * CELLS + cell(m[(axis + 1) % 3])) * CELLS + cell(m[(axis + 2) % 3])] as usize
+        // a zero or non-finite direction has no cell: any vertex is as good a start
+        self.table.start(m).map_or(0, |v| v as usize)
     }
 
     /// Index of a vertex maximizing m·x, climbing from `start`.

@@ -53,7 +53,7 @@ const MAX_CELLS_PER_SIDE: usize = 16;
 
 /// Per cube-map cell, a vertex maximizing the cell-centre direction (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct DirectionTable {
+pub struct DirectionTable {
     /// Cells per face side (k).
     side: usize,
     /// Vertex index per cell, at `(face · k + i) · k + j` (face = 2·axis + [mₐ < 0]).
@@ -62,7 +62,7 @@ pub(crate) struct DirectionTable {
 
 impl DirectionTable {
     /// The table of a hull with its surface adjacency (`vertices` as given to `adjacency`).
-    pub(crate) fn new(vertices: &[Point3<f64>], adjacency: &VertexAdjacency) -> Self {
+    pub fn new(vertices: &[Point3<f64>], adjacency: &VertexAdjacency) -> Self {
         let side = cells_per_side(vertices.len());
         let mut cells = vec![0u32; 6 * side * side].into_boxed_slice();
         // Cold start for the first cell; each later cell starts at the previous answer.
@@ -84,7 +84,7 @@ impl DirectionTable {
 
     /// The stored start vertex for direction `m`, or `None` for a zero or non-finite `m`.
     #[inline]
-    pub(crate) fn start(&self, m: &Vector3<f64>) -> Option<u32> {
+    pub fn start(&self, m: &Vector3<f64>) -> Option<u32> {
         let (x, y, z) = (m.x.abs(), m.y.abs(), m.z.abs());
         let (axis, major) = if x >= y && x >= z {
             (0, m.x)
