@@ -17,6 +17,8 @@
 //! or two steps from the answer. On hulls of 100–600 vertices this costs a few dozen dot
 //! products instead of a scan of every vertex.
 
+use std::sync::Arc;
+
 use nalgebra::{Point3, Vector3};
 use proxima_geom::gjk::SupportMap;
 use proxima_geom::shape::{ConvexPolytope, DirectionTable};
@@ -28,7 +30,8 @@ pub struct HullSupport {
     /// neighbours of vertex i: `neighbors[offsets[i]..offsets[i + 1]]`.
     offsets: Vec<u32>,
     neighbors: Vec<u32>,
-    table: DirectionTable,
+    /// Shared with the polytope when it carries one already (large hulls).
+    table: Arc<DirectionTable>,
 }
 
 impl HullSupport {
@@ -44,7 +47,8 @@ impl HullSupport {
             neighbors.extend_from_slice(adj.neighbors(i));
             offsets.push(u32::try_from(neighbors.len()).ok()?);
         }
-        let table = DirectionTable::new(&vertices, adj);
+        let table =
+            p.direction_table().cloned().unwrap_or_else(|| Arc::new(DirectionTable::new(&vertices, adj)));
         Some(Self { vertices, offsets, neighbors, table })
     }
 

@@ -472,9 +472,10 @@ impl ConvexPolytope {
     pub fn adjacency(&self) -> Option<&VertexAdjacency> {
         self.adjacency.as_deref()
     }
-    /// The start table of cold hill climbs, when the hull has one.
-    pub(crate) fn direction_table(&self) -> Option<&DirectionTable> {
-        self.table.as_deref()
+    /// The start table of cold hill climbs, when the hull has one (hulls of at least
+    /// [`DIRECTION_TABLE_MIN_VERTICES`] vertices with an adjacency).
+    pub fn direction_table(&self) -> Option<&std::sync::Arc<DirectionTable>> {
+        self.table.as_ref()
     }
     /// The vertices in blocks of four, for the vectorized support scan.
     pub(crate) fn lanes(&self) -> &VertexLanes {
