@@ -100,6 +100,7 @@ impl<'a> PoseRows<'a> {
     }
 
     /// The pose of row `i`, checked (read in place: no copy of the row).
+    #[inline]
     pub fn at(&self, i: usize) -> Result<Pose, PoseError> {
         let raw = |flat: &[f64]| {
             let row: &RawPose = flat[16 * i..16 * i + 16].try_into().expect("a row holds 16 values");
@@ -359,13 +360,23 @@ pub fn distance_batch(
         let leaf = |offset: usize, mut part: Columns<'_>| {
             for j in 0..part.len() {
                 let i = offset + j;
-                let row = ta.at(i).map_err(RowError::PoseA).and_then(|pa| {
-                    let pb = tb.at(i).map_err(RowError::PoseB)?;
-                    query(sa, &pa, sb, &pb, settings).map_err(RowError::Query)
-                });
-                match row {
+                let pa = match ta.at(i) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failure.record(i, RowError::PoseA(e));
+                        continue;
+                    }
+                };
+                let pb = match tb.at(i) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failure.record(i, RowError::PoseB(e));
+                        continue;
+                    }
+                };
+                match query(sa, &pa, sb, &pb, settings) {
                     Ok(answer) => part.write(j, &answer),
-                    Err(e) => failure.record(i, e),
+                    Err(e) => failure.record(i, RowError::Query(e)),
                 }
             }
         };

@@ -23,12 +23,13 @@ use proxima_geom::{
     Algorithm, Certificate, DistanceResult, GeomError as RustGeomError, Intersection, Pose, Proximity,
     QueryPath, QuerySettings, Shape,
 };
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::arrays::{self, out3};
 use crate::errors::{UndecidedError, geom, guard, invalid};
-use crate::settings::{CallSettings, algorithm_named};
+use crate::settings::{CallSettings, Names, algorithm_named, from_kwargs};
 use crate::shapes::PyShape;
 
 /// A distance answer with its signed distance (plain Rust: batches build these off the GIL).
@@ -398,67 +399,128 @@ pub fn distance_result_from_state(state: ResultState) -> PyResult<PyDistanceResu
     })
 }
 
-/// The distance between shape `a` placed by the 4×4 pose `Ta` and `b` placed by `Tb`, with
-/// witness points, the proven bracket and the signed distance. Keyword settings: see the
-/// module docstring.
+/// The names of a pair query's arguments before its settings.
+static PAIR_ARGUMENTS: Names<4> = Names::new(["a", "Ta", "b", "Tb"]);
+
+/// The arguments `(a, Ta, b, Tb, **settings)` of a pair query, read from the call as Python
+/// made it: pyo3 hands a `(*args, **kwargs)` function the call's own tuple and dict, so a call
+/// without keywords builds nothing and parses no settings; the four arguments may also be
+/// given by name. Errors are those of any Python function (`TypeError` for a missing, repeated
+/// or unknown argument or a non-shape `a`/`b`), then those of the poses and settings.
+struct PairCall<'py> {
+    a: Bound<'py, PyShape>,
+    b: Bound<'py, PyShape>,
+    pa: Pose,
+    pb: Pose,
+    settings: CallSettings,
+}
+
+impl<'py> PairCall<'py> {
+    fn parse(
+        function: &str,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Self> {
+        let names = PAIR_ARGUMENTS.names();
+        let given = args.len();
+        if given > names.len() {
+            return Err(PyTypeError::new_err(format!(
+                "{function}() takes 4 positional arguments but {given} were given"
+            )));
+        }
+        let mut found: [Option<Bound<'py, PyAny>>; 4] = Default::default();
+        for (slot, item) in found.iter_mut().zip(args.iter()) {
+            *slot = Some(item);
+        }
+        // Keywords other than the four arguments are the settings (a copy of the dict only
+        // when an argument was given by name).
+        let mut settings = kwargs.filter(|k| !k.is_empty()).cloned();
+        if let Some(k) = kwargs {
+            let mut rest: Option<Bound<'py, PyDict>> = None;
+            for (key, value) in k.iter() {
+                let Some(i) = PAIR_ARGUMENTS.find(&key)? else { continue };
+                if found[i].is_some() {
+                    return Err(PyTypeError::new_err(format!(
+                        "{function}() got multiple values for argument '{}'",
+                        names[i]
+                    )));
+                }
+                found[i] = Some(value);
+                let rest = match &mut rest {
+                    Some(r) => r,
+                    None => rest.insert(k.copy()?),
+                };
+                rest.del_item(key)?;
+            }
+            if let Some(r) = rest {
+                settings = Some(r).filter(|r| !r.is_empty());
+            }
+        }
+        let [a, ta, b, tb] = found;
+        let missing = |i: usize| {
+            PyTypeError::new_err(format!(
+                "{function}() missing required argument '{}' (pos {})",
+                names[i],
+                i + 1
+            ))
+        };
+        let shape = |i: usize, obj: Option<Bound<'py, PyAny>>| -> PyResult<Bound<'py, PyShape>> {
+            let obj = obj.ok_or_else(|| missing(i))?;
+            obj.cast_into::<PyShape>().map_err(|e| {
+                PyTypeError::new_err(format!(
+                    "{function}() argument '{}': expected a proxima shape, got {}",
+                    names[i],
+                    e.into_inner().get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+                ))
+            })
+        };
+        let (a, b) = (shape(0, a)?, shape(2, b)?);
+        let (ta, tb) = (ta.ok_or_else(|| missing(1))?, tb.ok_or_else(|| missing(3))?);
+        let (pa, pb) = (arrays::pose(&ta, "Ta")?, arrays::pose(&tb, "Tb")?);
+        let settings = match settings {
+            Some(k) => CallSettings::Given(from_kwargs(&k)?),
+            None => CallSettings::Default,
+        };
+        Ok(PairCall { a, b, pa, pb, settings })
+    }
+
+    fn shapes(&self) -> (&Shape, &Shape) {
+        (&self.a.get().shape, &self.b.get().shape)
+    }
+}
+
+/// `distance(a, Ta, b, Tb, **settings)`: the distance between shape `a` placed by the 4×4 pose
+/// `Ta` and `b` placed by `Tb`, with witness points, the proven bracket and the signed
+/// distance. Keyword settings: see the module docstring.
 #[pyfunction]
-#[pyo3(signature = (a, Ta, b, Tb, **settings))]
-#[allow(non_snake_case)]
-pub fn distance(
-    a: &Bound<'_, PyShape>,
-    Ta: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyShape>,
-    Tb: &Bound<'_, PyAny>,
-    settings: Option<&Bound<'_, PyDict>>,
-) -> PyResult<PyDistanceResult> {
-    let settings = CallSettings::new(settings)?;
-    let (pa, pb) = (arrays::pose(Ta, "Ta")?, arrays::pose(Tb, "Tb")?);
+#[pyo3(signature = (*args, **kwargs), text_signature = "(a, Ta, b, Tb, **settings)")]
+pub fn distance(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyDistanceResult> {
+    let call = PairCall::parse("distance", args, kwargs)?;
+    let (a, b) = call.shapes();
+    guard(|| query(a, &call.pa, b, &call.pb, call.settings.get()).map(PyDistanceResult::from).map_err(geom))
+}
+
+/// `signed_distance(a, Ta, b, Tb, **settings)`: the signed distance (negative = penetration
+/// depth) between `a` at `Ta` and `b` at `Tb`.
+#[pyfunction]
+#[pyo3(signature = (*args, **kwargs), text_signature = "(a, Ta, b, Tb, **settings)")]
+pub fn signed_distance(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<f64> {
+    let call = PairCall::parse("signed_distance", args, kwargs)?;
+    let settings = call.settings.get().clone().with_penetration_depth(true);
+    let (a, b) = call.shapes();
     guard(|| {
-        query(&a.get().shape, &pa, &b.get().shape, &pb, settings.get())
-            .map(PyDistanceResult::from)
-            .map_err(geom)
+        proxima_geom::signed_distance(a, &call.pa, b, &call.pb, &settings).map(|sd| sd.value).map_err(geom)
     })
 }
 
-/// The signed distance (negative = penetration depth) between `a` at `Ta` and `b` at `Tb`.
+/// `intersects(a, Ta, b, Tb, **settings)`: whether `a` at `Ta` and `b` at `Tb` share a point
+/// (touching counts). Raises `UndecidedError` when the algorithm reaches no verdict.
 #[pyfunction]
-#[pyo3(signature = (a, Ta, b, Tb, **settings))]
-#[allow(non_snake_case)]
-pub fn signed_distance(
-    a: &Bound<'_, PyShape>,
-    Ta: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyShape>,
-    Tb: &Bound<'_, PyAny>,
-    settings: Option<&Bound<'_, PyDict>>,
-) -> PyResult<f64> {
-    let mut settings = match CallSettings::new(settings)? {
-        CallSettings::Default => QuerySettings::default(),
-        CallSettings::Given(s) => s,
-    };
-    settings.penetration_depth = true;
-    let (pa, pb) = (arrays::pose(Ta, "Ta")?, arrays::pose(Tb, "Tb")?);
-    guard(|| {
-        proxima_geom::signed_distance(&a.get().shape, &pa, &b.get().shape, &pb, &settings)
-            .map(|sd| sd.value)
-            .map_err(geom)
-    })
-}
-
-/// Whether `a` at `Ta` and `b` at `Tb` share a point (touching counts). Raises
-/// `UndecidedError` when the algorithm reaches no verdict.
-#[pyfunction]
-#[pyo3(signature = (a, Ta, b, Tb, **settings))]
-#[allow(non_snake_case)]
-pub fn intersects(
-    a: &Bound<'_, PyShape>,
-    Ta: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyShape>,
-    Tb: &Bound<'_, PyAny>,
-    settings: Option<&Bound<'_, PyDict>>,
-) -> PyResult<bool> {
-    let settings = CallSettings::new(settings)?;
-    let (pa, pb) = (arrays::pose(Ta, "Ta")?, arrays::pose(Tb, "Tb")?);
-    guard(|| match proxima_geom::intersects(&a.get().shape, &pa, &b.get().shape, &pb, settings.get()) {
+#[pyo3(signature = (*args, **kwargs), text_signature = "(a, Ta, b, Tb, **settings)")]
+pub fn intersects(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<bool> {
+    let call = PairCall::parse("intersects", args, kwargs)?;
+    let (a, b) = call.shapes();
+    guard(|| match proxima_geom::intersects(a, &call.pa, b, &call.pb, call.settings.get()) {
         Ok(Intersection::Intersecting { .. }) => Ok(true),
         Ok(Intersection::Separated { .. }) => Ok(false),
         Ok(Intersection::Undecided { reason }) => {
