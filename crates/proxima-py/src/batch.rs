@@ -2,9 +2,11 @@
 //! queries run (on `threads` threads, rows in input order: see [`crate::parallel`]), the
 //! answers as numpy arrays in a `DistanceBatch`.
 //!
-//! The poses are copied out of their arrays before the GIL is released (another Python
-//! thread could write to them meanwhile) and checked row by row off the GIL; the first bad
+//! The poses of a C-contiguous float64 (N, 4, 4) array are read in place (other layouts and
+//! dtypes are copied first, under the GIL) and checked row by row off the GIL — the caller
+//! must not write to the pose arrays from another thread while the batch runs; the first bad
 //! row (lowest index) is reported as `Ta[i]: ...`. A broadcast (4, 4) pose is checked once.
+//! The answers are written straight into the output arrays, row i into slot i.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyFixedUnicode, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use std::sync::LazyLock;
