@@ -176,3 +176,26 @@ def test_tracker_pickles_cold_and_equal_and_keeps_settings(rng):
         proxima.Tracker(a, b, gap_tolerance=-1.0)
     with pytest.raises(proxima.ProximaError, match="Tb"):
         tracker.distance(np.eye(4), np.eye(3))
+
+
+def test_row_blocks_cover_every_row_for_any_length_and_thread_count(rng):
+    # Rows are handed out in blocks of about n / (64 k) rows (at least 8) from one queue:
+    # lengths around and between block sizes, any thread count, give the one-thread arrays.
+    a, b = pair(rng)
+    for n in (1, 7, 8, 9, 17, 129, 1031):
+        Ta, Tb = poses(rng, n), poses(rng, n, center=(0.8, 0, 0))
+        one = proxima.distance_batch(a, Ta, b, Tb, threads=1)
+        for threads in (2, 3, 5):
+            other = proxima.distance_batch(a, Ta, b, Tb, threads=threads)
+            for f in FLOAT_FIELDS + POINT_FIELDS:
+                assert getattr(other, f).tobytes() == getattr(one, f).tobytes(), (n, threads, f)
+
+
+def test_lowest_bad_row_is_reported_whatever_the_thread_count(rng):
+    a, b = pair(rng)
+    Ta, Tb = poses(rng, 3000), poses(rng, 3000, center=(0.8, 0, 0))
+    Ta[2500, 0, 0] = np.nan
+    Tb[1700, :3, :3] *= 2
+    for threads in (1, 2, 3, None):
+        with pytest.raises(proxima.ProximaError, match=r"^Tb\[1700\]"):
+            proxima.distance_batch(a, Ta, b, Tb, threads=threads)

@@ -309,3 +309,48 @@ def test_wrong_argument_types_are_type_errors():
         proxima.distance("box", EYE, proxima.Sphere(1), EYE)
     with pytest.raises(TypeError):
         proxima.distance(proxima.Sphere(1), EYE, proxima.Sphere(1))
+
+
+def test_pose_layouts_read_in_place_agree(rng):
+    # The per-call fast path reads a float64 (4, 4) array through its strides: negative
+    # strides, an unaligned buffer and a byte-swapped dtype (the general path) read the same
+    # matrix as a plain C-order copy.
+    a, b = proxima.Box([0.3, 0.2, 0.1]), proxima.Capsule(0.1, 0.4)
+    T = random_pose(rng)
+    Tb = translation(1.5)
+    want = proxima.distance(a, T, b, Tb)
+    flipped = np.ascontiguousarray(T[::-1, ::-1])[::-1, ::-1]
+    raw = np.zeros(16 * 8 + 1, dtype=np.uint8)
+    unaligned = np.frombuffer(raw.data, dtype=np.float64, count=16, offset=1).reshape(4, 4)
+    assert not unaligned.flags.aligned
+    unaligned.flags.writeable = True
+    unaligned[...] = T
+    for layout in (flipped, unaligned, T.astype(">f8")):
+        assert proxima.distance(a, layout, b, Tb) == want
+
+
+def test_pair_arguments_by_position_or_name():
+    a, b = proxima.Box([0.3, 0.2, 0.1]), proxima.Sphere(0.2)
+    Tb = translation(1.0)
+    for f in (proxima.distance, proxima.signed_distance, proxima.intersects):
+        want = f(a, EYE, b, Tb)
+        assert f(a=a, Ta=EYE, b=b, Tb=Tb) == want
+        assert f(a, EYE, b=b, Tb=Tb) == want
+        assert f(a, EYE, b, Tb=Tb, gap_tolerance=1e-9) == f(a, EYE, b, Tb, gap_tolerance=1e-9)
+        # Keyword names built at run time (not interned) are matched by value.
+        by_value = {"".join(["T", "b"]): Tb, "".join(["gap_", "tolerance"]): 1e-9}
+        assert f(a, EYE, b, **by_value) == want
+        with pytest.raises(proxima.GeomError, match="gap_tolerance"):
+            f(a, EYE, b, Tb, **{"".join(["gap_", "tolerance"]): -1.0})
+        with pytest.raises(TypeError, match="multiple values for argument 'Ta'"):
+            f(a, EYE, b, Tb, Ta=EYE)
+        with pytest.raises(TypeError, match="takes 4 positional arguments but 5 were given"):
+            f(a, EYE, b, Tb, EYE)
+        with pytest.raises(TypeError, match="missing required argument 'Tb'"):
+            f(a, EYE, b)
+        with pytest.raises(TypeError, match="missing required argument 'a'"):
+            f(Ta=EYE, b=b, Tb=Tb)
+        with pytest.raises(TypeError, match="argument 'b': expected a proxima shape, got ndarray"):
+            f(a, EYE, EYE, Tb)
+        with pytest.raises(TypeError, match='unexpected keyword argument "tb"'):
+            f(a, EYE, b, Tb, tb=Tb)

@@ -115,6 +115,7 @@ pub type RawPose = [f64; 16];
 /// A rigid pose from its 4×4 homogeneous matrix: the bottom row must be exactly (0, 0, 0, 1)
 /// and the upper-left block a rotation to [`proxima_geom::ROTATION_TOLERANCE`] (used as given,
 /// never re-orthonormalized, as [`Pose::new`] does).
+#[inline]
 pub fn pose_from_raw(m: &RawPose, what: &str) -> PyResult<Pose> {
     check_pose(m).map_err(|e| match e {
         PoseError::BottomRow(row) => {
@@ -134,6 +135,7 @@ pub enum PoseError {
 }
 
 /// The [`Pose`] of a raw 4×4 matrix, without Python.
+#[inline]
 pub fn check_pose(m: &RawPose) -> Result<Pose, PoseError> {
     let bottom = [m[12], m[13], m[14], m[15]];
     if bottom != [0.0, 0.0, 0.0, 1.0] {
@@ -160,17 +162,13 @@ pub fn pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Pose> {
 
 /// The 16 entries of one (4, 4) argument.
 pub fn raw_pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<RawPose> {
-    // The fast path: a C-contiguous float64 (4, 4) array, its 16 values copied at once under the
-    // GIL (no borrow registration); any other layout goes through the general path.
-    // (`to_vec` also accepts Fortran order, whose memory holds the transpose: C order only.)
+    // The fast path: a float64 (4, 4) array of any layout, its 16 values read in place under
+    // the GIL (no copy into a temporary, no borrow registration); anything else (lists, other
+    // dtypes, wrong shapes) goes through the general path and its messages.
     if let Ok(a) = obj.cast::<PyArray2<f64>>()
         && a.shape() == [4, 4]
-        && a.is_c_contiguous()
-        && let Ok(v) = a.to_vec()
     {
-        let mut m = [0.0; 16];
-        m.copy_from_slice(&v);
-        return Ok(m);
+        return Ok(read_4x4(a));
     }
     let a = float_array(obj, what)?;
     expect_shape(&a, &[Some(4), Some(4)], what)?;
@@ -180,6 +178,37 @@ pub fn raw_pose(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<RawPose> {
         *slot = *x;
     }
     Ok(m)
+}
+
+/// The 16 entries of a float64 (4, 4) array, row-major, read through its strides.
+///
+/// The one `unsafe` read of the crate: rust-numpy's safe readers either copy into a `Vec`
+/// (`to_vec`: an allocation per pose) or register a borrow in its global borrow table
+/// (`readonly`), each costing more than the 16 loads on the per-call path. Reading under the
+/// GIL is what numpy's own C readers do; a thread writing the array with the GIL released at
+/// the same moment would be a data race in the caller's program with any reader.
+#[allow(unsafe_code)]
+fn read_4x4(a: &Bound<'_, PyArray2<f64>>) -> RawPose {
+    let mut m = [0.0; 16];
+    let base = a.data().cast::<u8>().cast_const();
+    let (s0, s1) = (a.strides()[0], a.strides()[1]);
+    if s1 == 8 && s0 == 32 {
+        // C order: one copy of 128 bytes. SAFETY: the array holds 16 float64 contiguously from
+        // `base` (shape (4, 4), these strides); the GIL is held while they are read and the
+        // array object is borrowed, so the buffer stays alive. (numpy does not guarantee
+        // alignment: the bytes are copied, never read as an aligned f64.)
+        unsafe { std::ptr::copy_nonoverlapping(base, m.as_mut_ptr().cast::<u8>(), 128) };
+        return m;
+    }
+    for (i, row) in m.chunks_exact_mut(4).enumerate() {
+        for (j, slot) in row.iter_mut().enumerate() {
+            // SAFETY: element (i, j) of a (4, 4) float64 array lives at byte offset
+            // i·s0 + j·s1 from `base` (numpy's strides, in bytes, possibly negative); read
+            // unaligned for the same reason as above.
+            *slot = unsafe { base.offset(i as isize * s0 + j as isize * s1).cast::<f64>().read_unaligned() };
+        }
+    }
+    m
 }
 
 /// A (3,) float64 array.

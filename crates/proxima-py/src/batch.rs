@@ -2,9 +2,11 @@
 //! queries run (on `threads` threads, rows in input order: see [`crate::parallel`]), the
 //! answers as numpy arrays in a `DistanceBatch`.
 //!
-//! The poses are copied out of their arrays before the GIL is released (another Python
-//! thread could write to them meanwhile) and checked row by row off the GIL; the first bad
+//! The poses of a C-contiguous float64 (N, 4, 4) array are read in place (other layouts and
+//! dtypes are copied first, under the GIL) and checked row by row off the GIL — the caller
+//! must not write to the pose arrays from another thread while the batch runs; the first bad
 //! row (lowest index) is reported as `Ta[i]: ...`. A broadcast (4, 4) pose is checked once.
+//! The answers are written straight into the output arrays, row i into slot i.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyFixedUnicode, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use std::sync::LazyLock;
@@ -100,6 +102,7 @@ impl<'a> PoseRows<'a> {
     }
 
     /// The pose of row `i`, checked (read in place: no copy of the row).
+    #[inline]
     pub fn at(&self, i: usize) -> Result<Pose, PoseError> {
         let raw = |flat: &[f64]| {
             let row: &RawPose = flat[16 * i..16 * i + 16].try_into().expect("a row holds 16 values");
@@ -359,13 +362,23 @@ pub fn distance_batch(
         let leaf = |offset: usize, mut part: Columns<'_>| {
             for j in 0..part.len() {
                 let i = offset + j;
-                let row = ta.at(i).map_err(RowError::PoseA).and_then(|pa| {
-                    let pb = tb.at(i).map_err(RowError::PoseB)?;
-                    query(sa, &pa, sb, &pb, settings).map_err(RowError::Query)
-                });
-                match row {
+                let pa = match ta.at(i) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failure.record(i, RowError::PoseA(e));
+                        continue;
+                    }
+                };
+                let pb = match tb.at(i) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        failure.record(i, RowError::PoseB(e));
+                        continue;
+                    }
+                };
+                match query(sa, &pa, sb, &pb, settings) {
                     Ok(answer) => part.write(j, &answer),
-                    Err(e) => failure.record(i, e),
+                    Err(e) => failure.record(i, RowError::Query(e)),
                 }
             }
         };

@@ -4,15 +4,19 @@
 //! is a pure function of its own inputs — a cold query, no state shared between rows, no warm
 //! start carried from one row to the next — and row i is written only into slot i of the
 //! output arrays, by whichever thread computed it (the outputs are split into disjoint
-//! ranges, [`Rows::split_at`]). So `threads=1`, `2` or `None` return identical arrays, which
+//! blocks, [`Rows::split_at`]). So `threads=1`, `2` or `None` return identical arrays, which
 //! the test suite checks bit for bit. When rows fail, the lowest failing index is reported,
 //! whatever order they ran in.
 //!
-//! `threads=1` runs on the calling thread (no pool); `threads=k ≥ 2` runs on a pool of k
-//! threads built once per k and kept (building a pool costs tens of microseconds, more than a
-//! small batch); `None` uses rayon's global pool (one thread per core, or
-//! `RAYON_NUM_THREADS`). Work is split in halves (rayon's `join`, so idle threads steal) down
-//! to ranges of about n / (32 × threads) rows, at least [`MIN_ROWS_PER_TASK`].
+//! `threads=1` runs on the calling thread. `threads=k ≥ 2` (`None`: one per core) also runs
+//! on the calling thread, helped by k − 1 threads of a pool built once per count and kept
+//! (building a pool costs tens of microseconds, more than a small batch). The rows are cut
+//! into blocks of about n / (64 × k) rows (at least [`MIN_ROWS_PER_TASK`]), handed out in
+//! order from one queue: a thread takes the next block when it finishes one, so a thread
+//! that starts late or is descheduled on a busy machine leaves its share to the others
+//! instead of holding a fixed half; the caller starts at once, with no thread to wake first.
+//! Blocks are disjoint row ranges, so outputs are written without sharing beyond the cache
+//! lines at block boundaries.
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
@@ -85,32 +89,47 @@ impl<E> FirstFailure<E> {
     }
 }
 
+/// Blocks handed out per worker (more blocks: better balance, more queue traffic).
+const BLOCKS_PER_WORKER: usize = 64;
+
 /// Calls `leaf(offset, part)` on disjoint parts of `rows` covering it, `offset` being the
-/// index of the part's first row, on `threads` threads. Call it with the GIL released.
-/// Errors only when a thread pool cannot be started.
+/// index of the part's first row, on `threads` threads (see the module docs). Call it with the
+/// GIL released. Errors only when a thread pool cannot be started.
 pub fn fill<R: Rows>(
     rows: R,
     threads: Option<usize>,
     leaf: &(impl Fn(usize, R) + Sync),
 ) -> Result<(), String> {
     let n = rows.len();
-    let size = |workers: usize| (n / (32 * workers.max(1))).max(MIN_ROWS_PER_TASK);
-    match threads {
-        Some(1) => leaf(0, rows),
-        _ if n <= MIN_ROWS_PER_TASK => leaf(0, rows),
-        None => split(rows, 0, size(rayon::current_num_threads()), leaf),
-        Some(k) => pool(k)?.install(|| split(rows, 0, size(k), leaf)),
+    let workers = threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    if workers == 1 || n <= MIN_ROWS_PER_TASK {
+        leaf(0, rows);
+        return Ok(());
     }
+    let size = (n / (BLOCKS_PER_WORKER * workers)).max(MIN_ROWS_PER_TASK);
+    let mut blocks = Vec::with_capacity(n / size + 1);
+    let (mut rest, mut offset) = (rows, 0);
+    while rest.len() > size {
+        let (block, tail) = rest.split_at(size);
+        blocks.push((offset, block));
+        offset += size;
+        rest = tail;
+    }
+    blocks.push((offset, rest));
+    let queue = Mutex::new(blocks.into_iter());
+    let work = || {
+        loop {
+            let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
+            let Some((offset, block)) = next else { break };
+            leaf(offset, block);
+        }
+    };
+    let helpers = pool(workers - 1)?;
+    helpers.in_place_scope(|scope| {
+        for _ in 1..workers {
+            scope.spawn(|_| work());
+        }
+        work();
+    });
     Ok(())
-}
-
-fn split<R: Rows>(rows: R, offset: usize, size: usize, leaf: &(impl Fn(usize, R) + Sync)) {
-    let n = rows.len();
-    if n <= size {
-        leaf(offset, rows);
-        return;
-    }
-    let half = n / 2;
-    let (left, right) = rows.split_at(half);
-    rayon::join(|| split(left, offset, size, leaf), || split(right, offset + half, size, leaf));
 }

@@ -23,12 +23,13 @@ use proxima_geom::{
     Algorithm, Certificate, DistanceResult, GeomError as RustGeomError, Intersection, Pose, Proximity,
     QueryPath, QuerySettings, Shape,
 };
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::arrays::{self, out3};
 use crate::errors::{UndecidedError, geom, guard, invalid};
-use crate::settings::{CallSettings, algorithm_named};
+use crate::settings::{DEFAULT, Names, algorithm_named, from_kwargs};
 use crate::shapes::PyShape;
 
 /// A distance answer with its signed distance (plain Rust: batches build these off the GIL).
@@ -398,72 +399,116 @@ pub fn distance_result_from_state(state: ResultState) -> PyResult<PyDistanceResu
     })
 }
 
-/// The distance between shape `a` placed by the 4×4 pose `Ta` and `b` placed by `Tb`, with
-/// witness points, the proven bracket and the signed distance. Keyword settings: see the
-/// module docstring.
-#[pyfunction]
-#[pyo3(signature = (a, Ta, b, Tb, **settings))]
-#[allow(non_snake_case)]
-pub fn distance(
-    a: &Bound<'_, PyShape>,
-    Ta: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyShape>,
-    Tb: &Bound<'_, PyAny>,
-    settings: Option<&Bound<'_, PyDict>>,
-) -> PyResult<PyDistanceResult> {
-    let settings = CallSettings::new(settings)?;
-    let (pa, pb) = (arrays::pose(Ta, "Ta")?, arrays::pose(Tb, "Tb")?);
-    guard(|| {
-        query(&a.get().shape, &pa, &b.get().shape, &pb, settings.get())
-            .map(PyDistanceResult::from)
-            .map_err(geom)
-    })
-}
+/// The names of a pair query's arguments before its settings.
+static PAIR_ARGUMENTS: Names<4> = Names::new(["a", "Ta", "b", "Tb"]);
 
-/// The signed distance (negative = penetration depth) between `a` at `Ta` and `b` at `Tb`.
-#[pyfunction]
-#[pyo3(signature = (a, Ta, b, Tb, **settings))]
-#[allow(non_snake_case)]
-pub fn signed_distance(
-    a: &Bound<'_, PyShape>,
-    Ta: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyShape>,
-    Tb: &Bound<'_, PyAny>,
-    settings: Option<&Bound<'_, PyDict>>,
-) -> PyResult<f64> {
-    let mut settings = match CallSettings::new(settings)? {
-        CallSettings::Default => QuerySettings::default(),
-        CallSettings::Given(s) => s,
-    };
-    settings.penetration_depth = true;
-    let (pa, pb) = (arrays::pose(Ta, "Ta")?, arrays::pose(Tb, "Tb")?);
-    guard(|| {
-        proxima_geom::signed_distance(&a.get().shape, &pa, &b.get().shape, &pb, &settings)
-            .map(|sd| sd.value)
-            .map_err(geom)
-    })
-}
-
-/// Whether `a` at `Ta` and `b` at `Tb` share a point (touching counts). Raises
-/// `UndecidedError` when the algorithm reaches no verdict.
-#[pyfunction]
-#[pyo3(signature = (a, Ta, b, Tb, **settings))]
-#[allow(non_snake_case)]
-pub fn intersects(
-    a: &Bound<'_, PyShape>,
-    Ta: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyShape>,
-    Tb: &Bound<'_, PyAny>,
-    settings: Option<&Bound<'_, PyDict>>,
-) -> PyResult<bool> {
-    let settings = CallSettings::new(settings)?;
-    let (pa, pb) = (arrays::pose(Ta, "Ta")?, arrays::pose(Tb, "Tb")?);
-    guard(|| match proxima_geom::intersects(&a.get().shape, &pa, &b.get().shape, &pb, settings.get()) {
-        Ok(Intersection::Intersecting { .. }) => Ok(true),
-        Ok(Intersection::Separated { .. }) => Ok(false),
-        Ok(Intersection::Undecided { reason }) => {
-            Err(UndecidedError::new_err(format!("no verdict: {reason}")))
+/// Runs `query` on the arguments `(a, Ta, b, Tb, **settings)` of a pair query, read from the
+/// call as Python made it: pyo3 hands a `(*args, **kwargs)` function the call's own tuple and
+/// dict, so a call without keywords builds nothing and parses no settings; the four arguments
+/// may also be given by name. Errors are those of any Python function (`TypeError` for a
+/// missing, repeated or unknown argument or a non-shape `a`/`b`), then those of the poses and
+/// settings. `query` runs under [`guard`] and gets the poses and settings by reference where
+/// they were parsed (no copy of the parsed call).
+fn with_pair<'py, T>(
+    function: &str,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+    query: impl FnOnce(&Shape, &Pose, &Shape, &Pose, &QuerySettings) -> PyResult<T>,
+) -> PyResult<T> {
+    let names = PAIR_ARGUMENTS.names();
+    let given = args.len();
+    if given > names.len() {
+        return Err(PyTypeError::new_err(format!(
+            "{function}() takes 4 positional arguments but {given} were given"
+        )));
+    }
+    let mut found: [Option<Bound<'py, PyAny>>; 4] = Default::default();
+    for (slot, item) in found.iter_mut().zip(args.iter()) {
+        *slot = Some(item);
+    }
+    // Keywords other than the four arguments are the settings (the dict is copied only when
+    // an argument was given by name).
+    let mut settings = kwargs.filter(|k| !k.is_empty()).cloned();
+    if let Some(k) = kwargs {
+        let mut rest: Option<Bound<'py, PyDict>> = None;
+        for (key, value) in k.iter() {
+            let Some(i) = PAIR_ARGUMENTS.find(&key)? else { continue };
+            if found[i].is_some() {
+                return Err(PyTypeError::new_err(format!(
+                    "{function}() got multiple values for argument '{}'",
+                    names[i]
+                )));
+            }
+            found[i] = Some(value);
+            let rest = match &mut rest {
+                Some(r) => r,
+                None => rest.insert(k.copy()?),
+            };
+            rest.del_item(key)?;
         }
-        Err(e) => Err(geom(e)),
+        if let Some(r) = rest {
+            settings = Some(r).filter(|r| !r.is_empty());
+        }
+    }
+    let [a, ta, b, tb] = found;
+    let missing = |i: usize| {
+        PyTypeError::new_err(format!("{function}() missing required argument '{}' (pos {})", names[i], i + 1))
+    };
+    let shape = |i: usize, obj: Option<Bound<'py, PyAny>>| -> PyResult<Bound<'py, PyShape>> {
+        obj.ok_or_else(|| missing(i))?.cast_into::<PyShape>().map_err(|e| {
+            PyTypeError::new_err(format!(
+                "{function}() argument '{}': expected a proxima shape, got {}",
+                names[i],
+                e.into_inner().get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })
+    };
+    let (a, b) = (shape(0, a)?, shape(2, b)?);
+    let pa = arrays::pose(&ta.ok_or_else(|| missing(1))?, "Ta")?;
+    let pb = arrays::pose(&tb.ok_or_else(|| missing(3))?, "Tb")?;
+    let given = match settings {
+        Some(k) => Some(from_kwargs(&k)?),
+        None => None,
+    };
+    let settings = given.as_ref().unwrap_or(&DEFAULT);
+    guard(|| query(&a.get().shape, &pa, &b.get().shape, &pb, settings))
+}
+
+/// `distance(a, Ta, b, Tb, **settings)`: the distance between shape `a` placed by the 4×4 pose
+/// `Ta` and `b` placed by `Tb`, with witness points, the proven bracket and the signed
+/// distance. Keyword settings: see the module docstring.
+#[pyfunction]
+#[pyo3(signature = (*args, **kwargs), text_signature = "(a, Ta, b, Tb, **settings)")]
+pub fn distance(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyDistanceResult> {
+    with_pair("distance", args, kwargs, |a, pa, b, pb, settings| {
+        query(a, pa, b, pb, settings).map(PyDistanceResult::from).map_err(geom)
+    })
+}
+
+/// `signed_distance(a, Ta, b, Tb, **settings)`: the signed distance (negative = penetration
+/// depth) between `a` at `Ta` and `b` at `Tb`.
+#[pyfunction]
+#[pyo3(signature = (*args, **kwargs), text_signature = "(a, Ta, b, Tb, **settings)")]
+pub fn signed_distance(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<f64> {
+    with_pair("signed_distance", args, kwargs, |a, pa, b, pb, settings| {
+        let settings = settings.clone().with_penetration_depth(true);
+        proxima_geom::signed_distance(a, pa, b, pb, &settings).map(|sd| sd.value).map_err(geom)
+    })
+}
+
+/// `intersects(a, Ta, b, Tb, **settings)`: whether `a` at `Ta` and `b` at `Tb` share a point
+/// (touching counts). Raises `UndecidedError` when the algorithm reaches no verdict.
+#[pyfunction]
+#[pyo3(signature = (*args, **kwargs), text_signature = "(a, Ta, b, Tb, **settings)")]
+pub fn intersects(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<bool> {
+    with_pair("intersects", args, kwargs, |a, pa, b, pb, settings| {
+        match proxima_geom::intersects(a, pa, b, pb, settings) {
+            Ok(Intersection::Intersecting { .. }) => Ok(true),
+            Ok(Intersection::Separated { .. }) => Ok(false),
+            Ok(Intersection::Undecided { reason }) => {
+                Err(UndecidedError::new_err(format!("no verdict: {reason}")))
+            }
+            Err(e) => Err(geom(e)),
+        }
     })
 }

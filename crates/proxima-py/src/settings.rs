@@ -9,7 +9,8 @@ use std::sync::LazyLock;
 use proxima_geom::{Acceleration, Algorithm, Arithmetic, QuerySettings};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString};
 
 use crate::errors::{geom, invalid};
 
@@ -42,6 +43,54 @@ pub const KEYWORDS: [&str; 8] = [
     "gjk_acceleration",
 ];
 
+/// The keyword names as a table matched by identity first (see [`Names`]).
+pub static SETTING_NAMES: Names<8> = Names::new(KEYWORDS);
+
+/// A table of keyword names. A key is matched by identity with the table's interned Python
+/// strings first — the keywords written at a call site are interned strings, so this is one
+/// pointer comparison per name — and by value otherwise, through the string's cached hash (an
+/// equality test only where the hashes agree): no text is decoded either way.
+pub struct Names<const N: usize> {
+    names: [&'static str; N],
+    interned: PyOnceLock<[(Py<PyString>, isize); N]>,
+}
+
+impl<const N: usize> Names<N> {
+    /// The table of `names`.
+    pub const fn new(names: [&'static str; N]) -> Self {
+        Names { names, interned: PyOnceLock::new() }
+    }
+
+    /// The names.
+    pub fn names(&self) -> &[&'static str; N] {
+        &self.names
+    }
+
+    /// The index of `key` in the table, `None` when it is not there.
+    pub fn find(&self, key: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        let py = key.py();
+        // (Hashing a str cannot fail; −1, which CPython never returns as a hash, would only
+        // disable the by-value match of that name.)
+        let interned = self.interned.get_or_init(py, || {
+            self.names.map(|name| {
+                let s = PyString::intern(py, name);
+                let hash = s.hash().unwrap_or(-1);
+                (s.unbind(), hash)
+            })
+        });
+        if let Some(i) = interned.iter().position(|(s, _)| s.as_ptr() == key.as_ptr()) {
+            return Ok(Some(i));
+        }
+        let hash = key.hash()?;
+        for (i, (s, h)) in interned.iter().enumerate() {
+            if *h == hash && key.eq(s.bind(py))? {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// The defaults, shared by every call without keywords.
 pub static DEFAULT: LazyLock<QuerySettings> = LazyLock::new(QuerySettings::default);
 
@@ -67,33 +116,28 @@ pub fn number(value: &Bound<'_, PyAny>, key: &str) -> PyResult<f64> {
 pub fn from_kwargs(kwargs: &Bound<'_, PyDict>) -> PyResult<QuerySettings> {
     let mut s = QuerySettings::default();
     for (key, value) in kwargs.iter() {
-        let key: String = key.extract()?;
-        match key.as_str() {
-            "algorithm" => {
-                let options: Vec<(Algorithm, &str)> = ALGORITHMS.iter().map(|a| (*a, a.as_str())).collect();
-                s.algorithm = choose(&value, &key, &options)?;
+        let value = &value;
+        match SETTING_NAMES.find(&key)?.map(|i| KEYWORDS[i]) {
+            Some(k @ "algorithm") => s.algorithm = choose(value, k, &ALGORITHMS.map(|a| (a, a.as_str())))?,
+            Some(k @ "arithmetic") => s.arithmetic = choose(value, k, &ARITHMETICS)?,
+            Some(k @ "gap_tolerance") => s.gap_tolerance = number(value, k)?,
+            Some(k @ "touching_tolerance") => s.touching_tolerance = number(value, k)?,
+            Some(k @ "penetration_depth") => {
+                s.penetration_depth = value.extract().map_err(|_| invalid(format!("{k}: must be a bool")))?
             }
-            "arithmetic" => s.arithmetic = choose(&value, &key, &ARITHMETICS)?,
-            "gap_tolerance" => s.gap_tolerance = number(&value, &key)?,
-            "touching_tolerance" => s.touching_tolerance = number(&value, &key)?,
-            "penetration_depth" => {
-                s.penetration_depth =
-                    value.extract().map_err(|_| invalid(format!("{key}: must be a bool")))?
-            }
-            "gjk_max_iterations" => {
+            Some(k @ "gjk_max_iterations") => {
                 s.gjk.max_iterations = value
                     .extract()
-                    .map_err(|_| invalid(format!("{key}: must be an integer in 1..=4294967295")))?
+                    .map_err(|_| invalid(format!("{k}: must be an integer in 1..=4294967295")))?
             }
-            "gjk_tolerance" => s.gjk.tolerance = number(&value, &key)?,
-            "gjk_acceleration" => {
-                let options: Vec<(Acceleration, &str)> =
-                    ACCELERATIONS.iter().map(|a| (*a, a.as_str())).collect();
-                s.gjk.acceleration = choose(&value, &key, &options)?;
+            Some(k @ "gjk_tolerance") => s.gjk.tolerance = number(value, k)?,
+            Some(k @ "gjk_acceleration") => {
+                s.gjk.acceleration = choose(value, k, &ACCELERATIONS.map(|a| (a, a.as_str())))?
             }
-            other => {
+            _ => {
                 return Err(PyTypeError::new_err(format!(
-                    "unexpected keyword argument {other:?}; query settings are {}",
+                    "unexpected keyword argument {:?}; query settings are {}",
+                    key.str()?.to_cow()?,
                     KEYWORDS.join(", ")
                 )));
             }
