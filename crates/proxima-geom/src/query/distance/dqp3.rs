@@ -40,8 +40,8 @@ use nalgebra::{Point3, Vector3};
 use super::super::certificate::{Core, Radii, finish};
 use super::super::verify;
 use crate::dqp3::{
-    Dqp3Outcome, Dqp3Result, Dqp3Settings, Dqp3Status, FacetPolyhedron, HullFacets, distance_dqp3_active,
-    facet_form,
+    ActiveSets, Dqp3Outcome, Dqp3Result, Dqp3Settings, Dqp3Status, FacetPolyhedron, HullFacets,
+    distance_dqp3_active, facet_form,
 };
 use crate::error::GeomError;
 use crate::gjk::{GjkCache, closest_to_origin};
@@ -68,10 +68,12 @@ fn snap_slack(h: &HullFacets) -> f64 {
     4.0 * h.tolerance
 }
 
-/// The point of the source shape that stands for DQP3's witness `x` (world frame); `None`
-/// when the witness cannot be placed on the source (it is then refused).
-fn snap(side: &Side<'_>, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>> {
-    let local = side.pose.inverse_transform_point(x);
+/// The point of the source shape that stands for DQP3's witness `x` (world frame), given as
+/// DQP3 computed it: `local` in the object frame, `x` = `local` placed by the pose; `None`
+/// when the witness cannot be placed on the source (it is then refused). (The object-frame
+/// point is DQP3's own state: no inverse transform, and for a rotation off by its rounding
+/// no Rᵀ ≠ R⁻¹ drift either.)
+fn snap(side: &Side<'_>, x: &Point3<f64>, local: Point3<f64>, active: &[u32]) -> Option<Point3<f64>> {
     match side.shape {
         Shape::Cuboid(c) => {
             let h = c.half_extents();
@@ -194,20 +196,22 @@ pub(crate) enum Verdict {
     Refused,
 }
 
-/// DQP3's answer checked against the source shapes (see the module docs). `active`: the
-/// active facet indices of a and b after the run.
+/// DQP3's answer checked against the source shapes (see the module docs). `state`: the
+/// active facet indices of a and b and their object-frame points after the run.
 pub(crate) fn certify(
     a: Side<'_>,
     b: Side<'_>,
     r: &Dqp3Result,
-    active: (&[u32], &[u32]),
+    state: &ActiveSets,
     settings: &QuerySettings,
 ) -> Verdict {
     if r.status != Dqp3Status::Optimal {
         return Verdict::Refused;
     }
     let Dqp3Outcome::Separated { point_a, point_b, .. } = r.outcome else { return Verdict::Contact };
-    let (Some(qa), Some(qb)) = (snap(&a, &point_a, active.0), snap(&b, &point_b, active.1)) else {
+    let qa = snap(&a, &point_a, state.local_point(0), state.of(0));
+    let qb = snap(&b, &point_b, state.local_point(1), state.of(1));
+    let (Some(qa), Some(qb)) = (qa, qb) else {
         return Verdict::Refused;
     };
     let scale = pair_scale(&a, &b);
@@ -261,7 +265,7 @@ pub(crate) fn distance_sides(
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
     let (r, active) = distance_dqp3_active(a.facets, a.pose, b.facets, b.pose, &Dqp3Settings::default())?;
-    match certify(a, b, &r, (active.of(0), active.of(1)), settings) {
+    match certify(a, b, &r, &active, settings) {
         Verdict::Certified(res) => Ok(res),
         Verdict::Contact | Verdict::Refused => recompute(a.shape, a.pose, b.shape, b.pose, settings, None),
     }
