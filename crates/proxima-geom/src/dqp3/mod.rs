@@ -79,7 +79,7 @@ mod solver;
 use nalgebra::{Point3, Vector3};
 
 pub use hull_facets::FACET_MERGE_TOLERANCE;
-pub(crate) use hull_facets::HullFacets;
+pub(crate) use hull_facets::{HullFacets, TriangleFrame};
 pub use objects::{ellipsoid_model, genball, genball_normals};
 pub use polyhedron::{CLIP_EXTENT, FacetPolyhedron};
 

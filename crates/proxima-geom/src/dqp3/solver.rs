@@ -41,22 +41,35 @@ pub(super) fn detect(p: &FacetPolyhedron, x: &V) -> ([u32; 3], usize) {
     let tol = slack_tol(p);
     let mut act = [0u32; 3];
     let mut n = 0;
-    for j in 0..p.num_facets() {
-        if n == 3 {
-            break;
+    let m = p.num_facets();
+    let mut j = 0;
+    while j < m && n < 3 {
+        // Blocks of eight facets are first tested branch-free (the same slack arithmetic as
+        // below); most have no slack within the tolerance and are passed over.
+        let end = (j + 8).min(m);
+        let (ax, ay, az, b) = (&p.ax[j..end], &p.ay[j..end], &p.az[j..end], &p.b[j..end]);
+        let mut near = false;
+        for k in 0..end - j {
+            near |= (ax[k] * x.x + ay[k] * x.y + az[k] * x.z - b[k]).abs() <= tol;
         }
-        if slack(p, j, x).abs() <= tol {
-            let a = p.normal(j);
-            let independent = match n {
-                0 => true,
-                1 => a.cross(&p.normal(act[0] as usize)).norm_squared() > 1e-20,
-                _ => a.dot(&p.normal(act[0] as usize).cross(&p.normal(act[1] as usize))).abs() > 1e-10,
-            };
-            if independent {
-                act[n] = j as u32;
-                n += 1;
+        if near {
+            for q in j..end {
+                if n == 3 || slack(p, q, x).abs() > tol {
+                    continue;
+                }
+                let a = p.normal(q);
+                let independent = match n {
+                    0 => true,
+                    1 => a.cross(&p.normal(act[0] as usize)).norm_squared() > 1e-20,
+                    _ => a.dot(&p.normal(act[0] as usize).cross(&p.normal(act[1] as usize))).abs() > 1e-10,
+                };
+                if independent {
+                    act[n] = q as u32;
+                    n += 1;
+                }
             }
         }
+        j = end;
     }
     (act, n)
 }
@@ -130,21 +143,8 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, len: f64, act: &[u32], adjacen
 /// shared vertex w'. `None` unless their boundary loops share exactly two vertices (the caller
 /// then scans g's vertex neighbours).
 fn edge_end(h: &HullFacets, g: u32, k: u32, dx: &V) -> Option<u32> {
-    let (lg, lk) = (&h.loops[g as usize], &h.loops[k as usize]);
-    let mut shared = [0u32; 2];
-    let mut n = 0;
-    for v in lg {
-        if lk.contains(v) {
-            if n == 2 {
-                return None;
-            }
-            shared[n] = *v;
-            n += 1;
-        }
-    }
-    if n != 2 {
-        return None;
-    }
+    // The shared pair is stored per neighbouring facet pair at construction.
+    let shared = h.common_edge(g as usize, k)?;
     let [u, w] = shared.map(|i| h.vertices[i as usize]);
     Some(if dx.dot(&(w - u)) >= 0.0 { shared[1] } else { shared[0] })
 }
