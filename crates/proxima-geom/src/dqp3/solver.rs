@@ -175,8 +175,8 @@ pub(super) fn run(
     settings: &Dqp3Settings,
     adjacency: bool,
 ) -> Dqp3Result {
-    let r: [Matrix3<f64>; 2] = [*pose[0].rotation(), *pose[1].rotation()];
-    let t: [V; 2] = [*pose[0].translation(), *pose[1].translation()];
+    let r: [&Matrix3<f64>; 2] = [pose[0].rotation(), pose[1].rotation()];
+    let t: [&V; 2] = [pose[0].translation(), pose[1].translation()];
     // Active-set consistency (always true for the object-frame state unless x was moved).
     for i in 0..2 {
         // (The tolerance once per object: its square root would otherwise be waited on per
@@ -354,8 +354,8 @@ struct Last {
 #[allow(clippy::too_many_arguments)]
 fn finish(
     p: [&FacetPolyhedron; 2],
-    r: &[Matrix3<f64>; 2],
-    t: &[V; 2],
+    r: &[&Matrix3<f64>; 2],
+    t: &[&V; 2],
     e: &[f64; 2],
     warm: &Warm,
     na: &[[V; 3]; 2],
