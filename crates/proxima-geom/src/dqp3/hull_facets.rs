@@ -68,12 +68,20 @@ pub(crate) struct HullFacets {
     /// facet g are `triangles[start[g]..start[g + 1]]`.
     pub triangles: Vec<[u32; 3]>,
     pub start: Vec<u32>,
+    /// Per triangle (same order): its corner a, edges b − a and c − a, and the inverse Gram
+    /// matrix of the edges, for the barycentric coordinates of witness snapping.
+    pub frames: Vec<TriangleFrame>,
     /// Outward unit normal and offset of each facet.
     pub normals: Vec<Vector3<f64>>,
     pub offsets: Vec<f64>,
-    /// Facets sharing a hull vertex with facet g: `neighbours[nb_start[g]..nb_start[g + 1]]`.
+    /// Facets sharing a hull vertex with facet g: `neighbours[nb_start[g]..nb_start[g + 1]]`
+    /// (increasing).
     pub neighbours: Vec<u32>,
     pub nb_start: Vec<u32>,
+    /// For each entry k of `neighbours` (facet g's list): the two hull vertices g's and k's
+    /// boundary loops share, in the order of g's loop, or [`NO_EDGE`] when they share one
+    /// vertex or more than two (see [`HullFacets::common_edge`]).
+    pub nb_edge: Vec<[u32; 2]>,
     /// Facets across a boundary edge of facet g: `edge_nb[edge_start[g]..edge_start[g + 1]]`.
     pub edge_nb: Vec<u32>,
     pub edge_start: Vec<u32>,
@@ -87,7 +95,32 @@ pub(crate) struct HullFacets {
     pub tolerance: f64,
 }
 
+/// A hull triangle (a, b, c) as a + λ1 e1 + λ2 e2 with e1 = b − a, e2 = c − a, and
+/// `inv` = (e2·e2, e1·e2, e1·e1) / det of the Gram matrix, so that the projection of x onto
+/// its plane has λ1 = w1 inv0 − w2 inv1, λ2 = w2 inv2 − w1 inv1 for wᵢ = (x − a)·eᵢ
+/// (non-finite for a degenerate triangle).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TriangleFrame {
+    pub a: Point3<f64>,
+    pub e1: Vector3<f64>,
+    pub e2: Vector3<f64>,
+    pub inv: [f64; 3],
+}
+
+impl TriangleFrame {
+    fn new(a: Point3<f64>, b: Point3<f64>, c: Point3<f64>) -> Self {
+        let (e1, e2) = (b - a, c - a);
+        let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
+        let det = d11 * d22 - d12 * d12;
+        Self { a, e1, e2, inv: [d22 / det, d12 / det, d11 / det] }
+    }
+}
+
 impl HullFacets {
+    /// The indices (into `triangles` and `frames`) of facet g's triangles.
+    pub fn facet_range(&self, g: usize) -> std::ops::Range<usize> {
+        self.start[g] as usize..self.start[g + 1] as usize
+    }
     /// The triangles of facet g.
     pub fn facet_triangles(&self, g: usize) -> &[[u32; 3]] {
         &self.triangles[self.start[g] as usize..self.start[g + 1] as usize]
@@ -100,6 +133,33 @@ impl HullFacets {
     pub fn incident(&self, i: usize) -> &[u32] {
         &self.incident[self.inc_start[i] as usize..self.inc_start[i + 1] as usize]
     }
+    /// The two hull vertices shared by the boundary loops of facets g and k (in g's loop
+    /// order), when they share exactly two; `None` otherwise (also when k is not a neighbour).
+    pub fn common_edge(&self, g: usize, k: u32) -> Option<[u32; 2]> {
+        let (s, e) = (self.nb_start[g] as usize, self.nb_start[g + 1] as usize);
+        let at = self.neighbours[s..e].binary_search(&k).ok()?;
+        let edge = self.nb_edge[s + at];
+        (edge != NO_EDGE).then_some(edge)
+    }
+}
+
+/// "No common edge" in [`HullFacets::nb_edge`].
+pub(crate) const NO_EDGE: [u32; 2] = [u32::MAX; 2];
+
+/// The vertices loop `lg` shares with loop `lk`, in `lg`'s order, when exactly two.
+fn shared_pair(lg: &[u32], lk: &[u32]) -> Option<[u32; 2]> {
+    let mut shared = [0u32; 2];
+    let mut n = 0;
+    for v in lg {
+        if lk.contains(v) {
+            if n == 2 {
+                return None;
+            }
+            shared[n] = *v;
+            n += 1;
+        }
+    }
+    (n == 2).then_some(shared)
 }
 
 /// The outward pad of every facet offset: 16 ulps of `scale` = 1 + max |v|.
@@ -180,6 +240,13 @@ fn group(hull: &ConvexHull) -> HullFacets {
         triangles.extend(list.iter().map(|&t| tris[t].map(|i| i as u32)));
         start.push(triangles.len() as u32);
     }
+    let frames = triangles
+        .iter()
+        .map(|t: &[u32; 3]| {
+            let [a, b, c] = t.map(|i| v[i as usize]);
+            TriangleFrame::new(a, b, c)
+        })
+        .collect();
     // Neighbours: facets sharing a hull vertex (a point moving along an edge of a facet, with
     // two facets active, leaves through the facets at the edge's end points; edge neighbours
     // alone miss them).
@@ -219,15 +286,24 @@ fn group(hull: &ConvexHull) -> HullFacets {
         incident.extend(list);
         inc_start.push(incident.len() as u32);
     }
-    let loops = members.iter().map(|list| boundary_loop(tris, list, &group_of, &across)).collect();
+    let loops: Vec<Vec<u32>> =
+        members.iter().map(|list| boundary_loop(tris, list, &group_of, &across)).collect();
+    let mut nb_edge = Vec::with_capacity(neighbours.len());
+    for g in 0..members.len() {
+        for &k in &neighbours[nb_start[g] as usize..nb_start[g + 1] as usize] {
+            nb_edge.push(shared_pair(&loops[g], &loops[k as usize]).unwrap_or(NO_EDGE));
+        }
+    }
     HullFacets {
         vertices: v.to_vec(),
         triangles,
         start,
+        frames,
         normals,
         offsets,
         neighbours,
         nb_start,
+        nb_edge,
         edge_nb,
         edge_start,
         incident,
@@ -310,4 +386,79 @@ fn verify(points: &[[f64; 3]], f: &HullFacets) -> Result<(), GeomError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! The per-pair common edges and per-triangle frames stored at construction against
+    //! direct computations from the loops and corners.
+
+    use super::{NO_EDGE, hull_facets};
+
+    /// Points on a sphere (golden spiral) plus a cube's corners and face centres (exactly
+    /// coplanar facets of several triangles).
+    fn point_sets() -> Vec<Vec<[f64; 3]>> {
+        let sphere: Vec<[f64; 3]> = (0..120)
+            .map(|i| {
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 120.0;
+                let r = (1.0 - z * z).sqrt();
+                let phi = i as f64 * 2.399_963_229_728_653;
+                [r * phi.cos(), 0.7 * r * phi.sin(), 1.3 * z]
+            })
+            .collect();
+        let mut cube = Vec::new();
+        for x in [-1.0, 1.0] {
+            for y in [-1.0, 1.0] {
+                for z in [-1.0, 1.0] {
+                    cube.push([x, y, z]);
+                }
+            }
+        }
+        for k in 0..3 {
+            for s in [-1.0, 1.0] {
+                let mut p = [0.0; 3];
+                p[k] = s;
+                cube.push(p);
+            }
+        }
+        vec![sphere, cube]
+    }
+
+    #[test]
+    fn common_edges_match_the_loops() {
+        for points in point_sets() {
+            let h = hull_facets(&points).expect("hull facets");
+            let m = h.normals.len();
+            for g in 0..m {
+                for k in 0..m as u32 {
+                    let (lg, lk) = (&h.loops[g], &h.loops[k as usize]);
+                    let shared: Vec<u32> = lg.iter().copied().filter(|v| lk.contains(v)).collect();
+                    let expected = (k as usize != g && shared.len() == 2).then(|| [shared[0], shared[1]]);
+                    assert_eq!(h.common_edge(g, k), expected, "facets {g}, {k}");
+                }
+            }
+            assert!(h.nb_edge.iter().any(|e| *e != NO_EDGE));
+        }
+    }
+
+    #[test]
+    fn triangle_frames_give_barycentric_coordinates() {
+        for points in point_sets() {
+            let h = hull_facets(&points).expect("hull facets");
+            for (t, f) in h.triangles.iter().zip(&h.frames) {
+                let [a, b, c] = t.map(|i| h.vertices[i as usize]);
+                assert_eq!((f.a, f.e1, f.e2), (a, b - a, c - a));
+                // A point of the plane with coordinates (0.3, 0.2), lifted off it along the
+                // normal: its projection has the same coordinates (tolerance: a few ulps of
+                // these unit-sized triangles, times the Gram matrix's condition).
+                let n = (b - a).cross(&(c - a)).normalize();
+                let x = a + (b - a) * 0.3 + (c - a) * 0.2 + n * 0.5;
+                let w = x - a;
+                let (w1, w2) = (w.dot(&f.e1), w.dot(&f.e2));
+                let [i22, i12, i11] = f.inv;
+                let (l1, l2) = (w1 * i22 - w2 * i12, w2 * i11 - w1 * i12);
+                assert!((l1 - 0.3).abs() < 1e-9 && (l2 - 0.2).abs() < 1e-9, "{l1} {l2}");
+            }
+        }
+    }
 }

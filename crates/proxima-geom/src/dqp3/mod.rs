@@ -79,7 +79,7 @@ mod solver;
 use nalgebra::{Point3, Vector3};
 
 pub use hull_facets::FACET_MERGE_TOLERANCE;
-pub(crate) use hull_facets::HullFacets;
+pub(crate) use hull_facets::{HullFacets, TriangleFrame};
 pub use objects::{ellipsoid_model, genball, genball_normals};
 pub use polyhedron::{CLIP_EXTENT, FacetPolyhedron};
 
@@ -245,17 +245,26 @@ pub fn facet_form(s: &Shape) -> Result<FacetPolyhedron, GeomError> {
     }
 }
 
-/// The active facets of both objects after a run (insertion order).
+/// The active facets of both objects after a run (insertion order) and the final points in
+/// the object frames (the world witnesses are these placed by the poses).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ActiveSets {
     ids: [[u32; 3]; 2],
     count: [usize; 2],
+    x: [Vector3<f64>; 2],
 }
 
 impl ActiveSets {
+    fn of_state(w: &solver::Warm) -> Self {
+        Self { ids: w.act, count: w.count, x: w.x }
+    }
     /// The active facets of object `i` (0 = a, 1 = b).
     pub(crate) fn of(&self, i: usize) -> &[u32] {
         &self.ids[i][..self.count[i]]
+    }
+    /// Object `i`'s final point in its own frame.
+    pub(crate) fn local_point(&self, i: usize) -> Point3<f64> {
+        Point3::from(self.x[i])
     }
 }
 
@@ -270,7 +279,7 @@ pub(crate) fn distance_dqp3_active(
     settings.validate()?;
     let mut warm = cold_state(a, b);
     let r = solver::run([a, b], [pose_a, pose_b], &mut warm, settings, settings.use_adjacency);
-    Ok((r, ActiveSets { ids: warm.act, count: warm.count }))
+    Ok((r, ActiveSets::of_state(&warm)))
 }
 
 fn cold_state(a: &FacetPolyhedron, b: &FacetPolyhedron) -> solver::Warm {
@@ -363,6 +372,11 @@ impl<'p> Dqp3Tracker<'p> {
         let (act_b, nb) = solver::detect(self.b, &lb);
         self.warm = solver::Warm { x: [la, lb], act: [act_a, act_b], count: [na, nb], margin: [0.0; 2] };
         self.last_common = None;
+    }
+
+    /// The active sets and object-frame points after the last step.
+    pub(crate) fn state(&self) -> ActiveSets {
+        ActiveSets::of_state(&self.warm)
     }
 
     /// The active facet indices of (a, b) after the last step.

@@ -58,6 +58,9 @@ pub struct FacetPolyhedron {
     pub(super) adj: Vec<u32>,
     pub(super) centroid: Vector3<f64>,
     pub(super) radius: f64,
+    /// radius + |centroid|: a bound on |u| over the object's points (per-step tolerances and
+    /// the certificate's distortion term use it; stored, not re-rooted every step).
+    pub(super) reach: f64,
     polygons: Vec<Vec<Point3<f64>>>,
     /// The exact hull behind a facet form built from vertices ([`Self::from_vertices`]).
     hull: Option<Arc<HullFacets>>,
@@ -149,6 +152,7 @@ impl FacetPolyhedron {
             adj: h.neighbours.clone(),
             centroid,
             radius,
+            reach: radius + centroid.norm(),
             polygons,
             hull: Some(Arc::new(h)),
         })
@@ -272,6 +276,7 @@ impl FacetPolyhedron {
             adj,
             centroid,
             radius,
+            reach: radius + centroid.norm(),
             polygons,
             hull: None,
         })

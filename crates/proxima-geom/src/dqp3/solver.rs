@@ -29,7 +29,7 @@ pub(super) struct Warm {
 
 /// Object-frame slack tolerance for the active-set consistency check.
 fn slack_tol(p: &FacetPolyhedron) -> f64 {
-    1e-9 * (1.0 + p.radius + p.centroid.norm())
+    1e-9 * (1.0 + p.reach)
 }
 
 fn slack(p: &FacetPolyhedron, j: usize, x: &V) -> f64 {
@@ -41,32 +41,45 @@ pub(super) fn detect(p: &FacetPolyhedron, x: &V) -> ([u32; 3], usize) {
     let tol = slack_tol(p);
     let mut act = [0u32; 3];
     let mut n = 0;
-    for j in 0..p.num_facets() {
-        if n == 3 {
-            break;
+    let m = p.num_facets();
+    let mut j = 0;
+    while j < m && n < 3 {
+        // Blocks of eight facets are first tested branch-free (the same slack arithmetic as
+        // below); most have no slack within the tolerance and are passed over.
+        let end = (j + 8).min(m);
+        let (ax, ay, az, b) = (&p.ax[j..end], &p.ay[j..end], &p.az[j..end], &p.b[j..end]);
+        let mut near = false;
+        for k in 0..end - j {
+            near |= (ax[k] * x.x + ay[k] * x.y + az[k] * x.z - b[k]).abs() <= tol;
         }
-        if slack(p, j, x).abs() <= tol {
-            let a = p.normal(j);
-            let independent = match n {
-                0 => true,
-                1 => a.cross(&p.normal(act[0] as usize)).norm_squared() > 1e-20,
-                _ => a.dot(&p.normal(act[0] as usize).cross(&p.normal(act[1] as usize))).abs() > 1e-10,
-            };
-            if independent {
-                act[n] = j as u32;
-                n += 1;
+        if near {
+            for q in j..end {
+                if n == 3 || slack(p, q, x).abs() > tol {
+                    continue;
+                }
+                let a = p.normal(q);
+                let independent = match n {
+                    0 => true,
+                    1 => a.cross(&p.normal(act[0] as usize)).norm_squared() > 1e-20,
+                    _ => a.dot(&p.normal(act[0] as usize).cross(&p.normal(act[1] as usize))).abs() > 1e-10,
+                };
+                if independent {
+                    act[n] = q as u32;
+                    n += 1;
+                }
             }
         }
+        j = end;
     }
     (act, n)
 }
 
 /// Ratio test of object `p` from x along dx (object frame), skipping the active set.
 /// Constraints with |a·d̂| ≤ 1e-10 are not blocking (the violation this allows is at most
-/// 1e-10·|dx|; it also keeps dependent normals out of the active set).
+/// 1e-10·|dx|; it also keeps dependent normals out of the active set). `len` = |dx| (the caller has it).
 #[inline]
-fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) -> (f64, u32, f64) {
-    let thr = -1e-10 * dx.norm();
+fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, len: f64, act: &[u32], adjacency: bool) -> (f64, u32, f64) {
+    let thr = -1e-10 * len;
     if adjacency && !act.is_empty() {
         let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
         let mut visit = |j: u32| {
@@ -130,21 +143,8 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, act: &[u32], adjacency: bool) 
 /// shared vertex w'. `None` unless their boundary loops share exactly two vertices (the caller
 /// then scans g's vertex neighbours).
 fn edge_end(h: &HullFacets, g: u32, k: u32, dx: &V) -> Option<u32> {
-    let (lg, lk) = (&h.loops[g as usize], &h.loops[k as usize]);
-    let mut shared = [0u32; 2];
-    let mut n = 0;
-    for v in lg {
-        if lk.contains(v) {
-            if n == 2 {
-                return None;
-            }
-            shared[n] = *v;
-            n += 1;
-        }
-    }
-    if n != 2 {
-        return None;
-    }
+    // The shared pair is stored per neighbouring facet pair at construction.
+    let shared = h.common_edge(g as usize, k)?;
     let [u, w] = shared.map(|i| h.vertices[i as usize]);
     Some(if dx.dot(&(w - u)) >= 0.0 { shared[1] } else { shared[0] })
 }
@@ -175,8 +175,8 @@ pub(super) fn run(
     settings: &Dqp3Settings,
     adjacency: bool,
 ) -> Dqp3Result {
-    let r: [Matrix3<f64>; 2] = [*pose[0].rotation(), *pose[1].rotation()];
-    let t: [V; 2] = [*pose[0].translation(), *pose[1].translation()];
+    let r: [&Matrix3<f64>; 2] = [pose[0].rotation(), pose[1].rotation()];
+    let t: [&V; 2] = [pose[0].translation(), pose[1].translation()];
     // Active-set consistency (always true for the object-frame state unless x was moved).
     for i in 0..2 {
         // (The tolerance once per object: its square root would otherwise be waited on per
@@ -207,6 +207,9 @@ pub(super) fn run(
     // added): they are then the minimizers over the active flats, so the next delta step is
     // zero up to rounding and the pass goes straight to the multipliers.
     let mut at_flat_minimum = false;
+    // The last pass's world points and multipliers when it ended `Optimal` (the certificate
+    // in `finish` needs exactly these: same state, same active normals).
+    let mut last: Option<Last> = None;
     while passes < cap {
         passes += 1;
         let xa = [r[0] * warm.x[0] + t[0], r[1] * warm.x[1] + t[1]];
@@ -269,6 +272,7 @@ pub(super) fn run(
                 continue;
             }
             status = Dqp3Status::Optimal;
+            last = Some(Last { xa, d, dist, l: [l1, l2] });
             break;
         }
         // Alpha step, per object, in the object frame.
@@ -289,7 +293,7 @@ pub(super) fn run(
                 continue;
             }
             let (a, j, smin) =
-                ratio_test(p[i], &warm.x[i], &dobj[i], &warm.act[i][..warm.count[i]], adjacency);
+                ratio_test(p[i], &warm.x[i], &dobj[i], len, &warm.act[i][..warm.count[i]], adjacency);
             warm.margin[i] = if warm.count[i] == 0 { smin - len } else { 0.0 };
             if a < 1.0 && warm.count[i] < 3 {
                 warm.margin[i] = 0.0;
@@ -335,38 +339,58 @@ pub(super) fn run(
         at_flat_minimum = !(added[0] || added[1]) && alpha == [1.0, 1.0] && new_dist <= dist;
     }
     let e = [pose[0].orthonormality_error(), pose[1].orthonormality_error()];
-    finish(p, &r, &t, &e, warm, &na, status, passes, alpha_steps)
+    finish(p, &r, &t, &e, warm, &na, last, status, passes, alpha_steps)
+}
+
+/// What the final (`Optimal`) pass computed: the world points, d = x2 − x1, |d| and the
+/// multipliers of both active sets for v = −d and v = d.
+struct Last {
+    xa: [V; 2],
+    d: V,
+    dist: f64,
+    l: [[f64; 3]; 2],
 }
 
 #[allow(clippy::too_many_arguments)]
 fn finish(
     p: [&FacetPolyhedron; 2],
-    r: &[Matrix3<f64>; 2],
-    t: &[V; 2],
+    r: &[&Matrix3<f64>; 2],
+    t: &[&V; 2],
     e: &[f64; 2],
     warm: &Warm,
     na: &[[V; 3]; 2],
+    last: Option<Last>,
     status: Dqp3Status,
     passes: usize,
     alpha_steps: usize,
 ) -> Dqp3Result {
-    let xa = [r[0] * warm.x[0] + t[0], r[1] * warm.x[1] + t[1]];
-    let d = xa[1] - xa[0];
-    let dist = d.norm();
+    // The final pass's values when it ended `Optimal` (the state has not changed since: the
+    // same numbers as recomputing them), else from the state.
+    let (xa, d, dist, lam) = match last {
+        Some(l) => (l.xa, l.d, l.dist, Some(l.l)),
+        None => {
+            let xa = [r[0] * warm.x[0] + t[0], r[1] * warm.x[1] + t[1]];
+            let d = xa[1] - xa[0];
+            (xa, d, d.norm(), None)
+        }
+    };
     let scale = 1.0 + p[0].radius + p[1].radius;
     // Certificate: d·(y − x1) ≤ e1 for y ∈ A and d·(z − x2) ≥ −e2 for z ∈ B (see mod docs).
     let mut err = 0.0;
     for i in 0..2 {
         let v = if i == 0 { -d } else { d };
         let n = warm.count[i];
-        let l = lambdas(&na[i][..n], v);
+        let l = match lam {
+            Some(l) => l[i],
+            None => lambdas(&na[i][..n], v),
+        };
         let mut res = v;
+        // With R as given (max |RᵀR − I| = e), a_k = R n_k misstates the world facet by
+        // n_k·(RᵀR − I)(u − x) for object points u: at most 3e (ρ + |x|), ρ ≥ max |u|.
+        let distortion = if n > 0 { 3.0 * e[i] * (p[i].reach + warm.x[i].norm()) } else { 0.0 };
         for k in 0..n {
             let lk = l[k].max(0.0);
             res -= na[i][k] * lk;
-            // With R as given (max |RᵀR − I| = e), a_k = R n_k misstates the world facet by
-            // n_k·(RᵀR − I)(u − x) for object points u: at most 3e (ρ + |x|), ρ ≥ max |u|.
-            let distortion = 3.0 * e[i] * (p[i].radius + p[i].centroid.norm() + warm.x[i].norm());
             err += lk * (slack(p[i], warm.act[i][k] as usize, &warm.x[i]).abs() + distortion);
         }
         err += res.norm() * (p[i].radius + (warm.x[i] - p[i].centroid).norm()) * (1.0 + 3.0 * e[i]);

@@ -107,9 +107,9 @@ impl WarmPairs {
         // The largest |w|², rooted once at the end (sqrt is monotone and correctly rounded:
         // the same value as the largest root).
         let mut size2 = 0.0f64;
-        for k in 0..self.len() {
+        for k in 0..self.len().min(4) {
             let (da, db) = (self.dir_a[k], self.dir_b[k]);
-            if !(da.iter().chain(db.iter()).all(|x| x.is_finite())) {
+            if !(finite(&da) & finite(&db)) {
                 continue;
             }
             let (ha, hb) = self.hints[k];
@@ -117,15 +117,19 @@ impl WarmPairs {
             let bl = pair_point(diff.b, &db, hb);
             let b = Point3::from(diff.frame.r * bl.coords + diff.frame.t);
             let w = a - b;
-            if !w.iter().all(|x| x.is_finite()) || simplex.contains(&w) || simplex.len >= 4 {
+            if !finite(&w) || simplex.contains(&w) || simplex.len >= 4 {
                 continue;
             }
             size2 = size2.max(w.norm_squared());
             simplex.push(Vertex { w, a, b, d: -da, ha, hb });
         }
         if simplex.len > 0 {
-            diff.hint_a = warm_hint(simplex.v[0].ha);
-            diff.hint_b = warm_hint(simplex.v[0].hb);
+            // Climbs start at the last run's final support vertices (the cache's hints, the
+            // supports along the last direction, which the next search direction is close
+            // to), else at the first pair's.
+            let pick = |last: u32, first: u32| warm_hint(if last == COLD_HINT { first } else { last });
+            diff.hint_a = pick(diff.hint_a, simplex.v[0].ha);
+            diff.hint_b = pick(diff.hint_b, simplex.v[0].hb);
         }
         size2.sqrt()
     }
@@ -164,6 +168,13 @@ where
     let lower = e.lower.max(c.lower);
     let best = if c.upper <= e.upper { c } else { e };
     EpaOutput { lower: lower.min(best.upper), ..best }
+}
+
+/// Whether every coordinate is finite (branch-free: the three tests are cheap, a chained
+/// iterator with early exit is not).
+#[inline(always)]
+fn finite(v: &Vector3<f64>) -> bool {
+    v.x.is_finite() & v.y.is_finite() & v.z.is_finite()
 }
 
 /// The stored vertex under `hint`, else the support along the local direction `dir`

@@ -19,6 +19,7 @@
 
 use nalgebra::{Point3, Vector3};
 
+use super::verify::amax3;
 use super::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings};
 use crate::pose::Pose;
 use crate::shape::Shape;
@@ -242,7 +243,7 @@ pub(crate) fn best_axis_separation(
 /// Separations at or below this are below what an f64 solve can resolve for witnesses of this
 /// magnitude: 64 ulps of the largest witness coordinate (at least of 1).
 pub(crate) fn round_off_floor(core: &Core) -> f64 {
-    let scale = core.qa.coords.amax().max(core.qb.coords.amax()).max(1.0);
+    let scale = amax3(&core.qa.coords).max(amax3(&core.qb.coords)).max(1.0);
     64.0 * f64::EPSILON * scale
 }
 
@@ -310,7 +311,7 @@ pub(crate) fn finish_along_witness(
         // of the check against the shapes (`verify.rs`, ~1e-12 × the witnesses' size) means a
         // witness or the bound is wrong: it is kept as it is, for that check to refuse; within
         // τ (round-off between two differently computed bounds) it is clamped.
-        let size = point_a.coords.amax().max(point_b.coords.amax());
+        let size = amax3(&point_a.coords).max(amax3(&point_b.coords));
         if lower > upper && lower - upper <= super::verify::tolerance(size) {
             lower = upper;
         }

@@ -151,10 +151,10 @@ impl<'s> Dqp3ShapeTracker<'s> {
             return Ok(r);
         }
         let r = self.dqp3.step(pose_a, pose_b);
-        let (act_a, act_b) = self.dqp3.active_sets();
+        let state = self.dqp3.state();
         let a = Side { shape: &self.a.shape, facets: &self.a.facets, pose: pose_a };
         let b = Side { shape: &self.b.shape, facets: &self.b.facets, pose: pose_b };
-        match certify(a, b, &r, (act_a, act_b), &self.settings) {
+        match certify(a, b, &r, &state, &self.settings) {
             Verdict::Certified(res) => Ok(res),
             Verdict::Contact => {
                 let res = self.gjk_step(pose_a, pose_b)?;

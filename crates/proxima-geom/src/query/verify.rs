@@ -45,6 +45,12 @@ use crate::shape::planar_len;
 /// Why an answer was refused.
 pub(crate) type Refuted = &'static str;
 
+/// max |vᵢ| (as nalgebra's `amax`, written out: the checks below run on every answer).
+#[inline(always)]
+pub(crate) fn amax3(v: &Vector3<f64>) -> f64 {
+    v.x.abs().max(v.y.abs()).max(v.z.abs())
+}
+
 /// The containment tolerance τ for points of magnitude up to `coord` (see the module docs).
 pub(crate) fn tolerance(coord: f64) -> f64 {
     CONTAINMENT_ULPS * f64::EPSILON * coord.max(1.0)
@@ -156,11 +162,12 @@ impl SupportMap for At {
 /// The common cases are decided without square roots, from max|xᵢ| ≤ |x| ≤ √3 max|xᵢ|: the
 /// Euclidean test runs only when those bounds leave it open, so the answer is the Euclidean
 /// test's.
+#[inline]
 fn far(shapes: &[(&Shape, &Pose)], p: &Point3<f64>) -> bool {
-    let pm = p.coords.amax();
+    let pm = amax3(&p.coords);
     let (limit_lo, limit_hi) = (FAR * pm.max(1.0), FAR * (SQRT_3 * pm).max(1.0));
     shapes.iter().any(|(s, pose)| {
-        let (e, tm) = (s.local_extent(), pose.translation().amax());
+        let (e, tm) = (s.local_extent(), amax3(pose.translation()));
         if e + SQRT_3 * tm <= limit_lo {
             false
         } else if e + tm > limit_hi {
@@ -233,7 +240,7 @@ fn contains_by_support(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) ->
 pub(crate) fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
     let term = |pose: &Pose| {
         let e = pose.orthonormality_error();
-        if e > 0.0 { 4.0 * ROOT_3_ABOVE * e * (p.coords - pose.translation()).amax() } else { 0.0 }
+        if e > 0.0 { 4.0 * ROOT_3_ABOVE * e * amax3(&(p.coords - pose.translation())) } else { 0.0 }
     };
     term(pa) + term(pb)
 }
@@ -255,7 +262,7 @@ pub(crate) fn check_distance(
     }
     match r.proximity {
         Proximity::Separated { distance, point_a, point_b, .. } => {
-            let coord = point_a.coords.amax().max(point_b.coords.amax());
+            let coord = amax3(&point_a.coords).max(amax3(&point_b.coords));
             let tol = tolerance(coord);
             if c.lower > c.upper + tol {
                 return Err("lower bound above the witness distance");
@@ -275,7 +282,7 @@ pub(crate) fn check_distance(
         Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
             // A common point is in both shapes to within τ (algorithms report answers within
             // the touching tolerance as separated, with both witnesses, see `settle`).
-            let tol = || tolerance(point.coords.amax()) + frame_slack(pa, pb, &point);
+            let tol = || tolerance(amax3(&point.coords)) + frame_slack(pa, pb, &point);
             let check = || !built || far(&[(a, pa), (b, pb)], &point);
             if !holds(a, pa, &point, tol, check) || !holds(b, pb, &point, tol, check) {
                 return Err("common point outside a shape");

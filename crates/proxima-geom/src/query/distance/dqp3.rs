@@ -35,13 +35,13 @@
 //! repeated queries build [`FacetShape`](crate::FacetShape)s once and track with
 //! [`Dqp3ShapeTracker`](crate::Dqp3ShapeTracker).
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::Point3;
 
 use super::super::certificate::{Core, Radii, finish};
 use super::super::verify;
 use crate::dqp3::{
-    Dqp3Outcome, Dqp3Result, Dqp3Settings, Dqp3Status, FacetPolyhedron, HullFacets, distance_dqp3_active,
-    facet_form,
+    ActiveSets, Dqp3Outcome, Dqp3Result, Dqp3Settings, Dqp3Status, FacetPolyhedron, HullFacets,
+    TriangleFrame, distance_dqp3_active, facet_form,
 };
 use crate::error::GeomError;
 use crate::gjk::{GjkCache, closest_to_origin};
@@ -68,10 +68,12 @@ fn snap_slack(h: &HullFacets) -> f64 {
     4.0 * h.tolerance
 }
 
-/// The point of the source shape that stands for DQP3's witness `x` (world frame); `None`
-/// when the witness cannot be placed on the source (it is then refused).
-fn snap(side: &Side<'_>, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>> {
-    let local = side.pose.inverse_transform_point(x);
+/// The point of the source shape that stands for DQP3's witness `x` (world frame), given as
+/// DQP3 computed it: `local` in the object frame, `x` = `local` placed by the pose; `None`
+/// when the witness cannot be placed on the source (it is then refused). (The object-frame
+/// point is DQP3's own state: no inverse transform, and for a rotation off by its rounding
+/// no Rᵀ ≠ R⁻¹ drift either.)
+fn snap(side: &Side<'_>, x: &Point3<f64>, local: Point3<f64>, active: &[u32]) -> Option<Point3<f64>> {
     match side.shape {
         Shape::Cuboid(c) => {
             let h = c.half_extents();
@@ -100,23 +102,21 @@ fn snap(side: &Side<'_>, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>>
 fn snap_to_hull(h: &HullFacets, x: &Point3<f64>, active: &[u32]) -> Option<Point3<f64>> {
     let slack = snap_slack(h);
     let first = *active.first()? as usize;
-    match h.facet_triangles(first) {
-        [t] => {
-            let q = clamped_barycentric(h, t, x);
-            if (q - x).norm_squared() <= slack * slack {
-                return Some(q);
-            }
+    let range = h.facet_range(first);
+    if range.len() == 1 {
+        let q = clamped_barycentric(&h.frames[range.start], x);
+        if (q - x).norm_squared() <= slack * slack {
+            return Some(q);
         }
+    } else {
         // A facet of several (near-)coplanar triangles: the one whose plane projection of x
         // falls inside it gives that projection, a point of the triangle as near x as the
         // closest-point search below would find up to the facet's flatness (within the slack).
-        many => {
-            for t in many {
-                if let Some(q) = barycentric_inside(h, t, x)
-                    && (q - x).norm_squared() <= slack * slack
-                {
-                    return Some(q);
-                }
+        for f in &h.frames[range] {
+            if let Some(q) = barycentric_inside(f, x)
+                && (q - x).norm_squared() <= slack * slack
+            {
+                return Some(q);
             }
         }
     }
@@ -144,44 +144,39 @@ fn snap_to_hull(h: &HullFacets, x: &Point3<f64>, active: &[u32]) -> Option<Point
     best.map(|(_, q)| q)
 }
 
-/// The projection of x onto the plane of triangle `t` when it lies inside the triangle
+/// The projection of x onto the plane of triangle `f` when it lies inside the triangle
 /// (barycentric coordinates λ ≥ 0, λ1 + λ2 ≤ 1, see [`barycentric`]): then the same point as
 /// [`clamped_barycentric`] gives; `None` outside or for a degenerate triangle.
-fn barycentric_inside(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Option<Point3<f64>> {
-    let (a, e1, e2, l1, l2) = barycentric(h, t, x);
+fn barycentric_inside(f: &TriangleFrame, x: &Point3<f64>) -> Option<Point3<f64>> {
+    let (l1, l2) = barycentric(f, x);
     (l1 >= 0.0 && l2 >= 0.0 && l1 + l2 <= 1.0 && l1.is_finite() && l2.is_finite())
-        .then(|| a + e1 * l1 + e2 * l2)
+        .then(|| f.a + f.e1 * l1 + f.e2 * l2)
 }
 
-/// The point a + λ1 (b − a) + λ2 (c − a) of triangle `t` with x's barycentric coordinates in
+/// The point a + λ1 (b − a) + λ2 (c − a) of triangle `f` with x's barycentric coordinates in
 /// its plane, clamped to λ ≥ 0, λ1 + λ2 ≤ 1: a point of the triangle (a convex combination of
 /// its corners), equal to x's projection when that lies inside.
-fn clamped_barycentric(h: &HullFacets, t: &[u32; 3], x: &Point3<f64>) -> Point3<f64> {
-    let (a, e1, e2, mut l1, mut l2) = barycentric(h, t, x);
+fn clamped_barycentric(f: &TriangleFrame, x: &Point3<f64>) -> Point3<f64> {
+    let (mut l1, mut l2) = barycentric(f, x);
     if !(l1.is_finite() && l2.is_finite()) {
-        return a;
+        return f.a;
     }
     (l1, l2) = (l1.max(0.0), l2.max(0.0));
     let sum = l1 + l2;
     if sum > 1.0 {
         (l1, l2) = (l1 / sum, l2 / sum);
     }
-    a + e1 * l1 + e2 * l2
+    f.a + f.e1 * l1 + f.e2 * l2
 }
 
-/// Triangle `t` = (a, b, c) as (a, b − a, c − a) and the coordinates (λ1, λ2) of x's projection
-/// onto its plane, a + λ1 (b − a) + λ2 (c − a) (non-finite for a degenerate triangle).
-fn barycentric(
-    h: &HullFacets,
-    t: &[u32; 3],
-    x: &Point3<f64>,
-) -> (Point3<f64>, Vector3<f64>, Vector3<f64>, f64, f64) {
-    let [a, b, c] = t.map(|i| h.vertices[i as usize]);
-    let (e1, e2, w) = (b - a, c - a, x - a);
-    let (d11, d22, d12) = (e1.norm_squared(), e2.norm_squared(), e1.dot(&e2));
-    let (w1, w2) = (w.dot(&e1), w.dot(&e2));
-    let det = d11 * d22 - d12 * d12;
-    (a, e1, e2, (w1 * d22 - w2 * d12) / det, (w2 * d11 - w1 * d12) / det)
+/// The coordinates (λ1, λ2) of x's projection onto the plane of triangle `f`,
+/// a + λ1 (b − a) + λ2 (c − a) (non-finite for a degenerate triangle), by the triangle's
+/// stored inverse Gram matrix.
+fn barycentric(f: &TriangleFrame, x: &Point3<f64>) -> (f64, f64) {
+    let w = x.coords - f.a.coords;
+    let (w1, w2) = (w.dot(&f.e1), w.dot(&f.e2));
+    let [i22, i12, i11] = f.inv;
+    (w1 * i22 - w2 * i12, w2 * i11 - w1 * i12)
 }
 
 /// What the check of a DQP3 answer against the source shapes concluded.
@@ -194,20 +189,22 @@ pub(crate) enum Verdict {
     Refused,
 }
 
-/// DQP3's answer checked against the source shapes (see the module docs). `active`: the
-/// active facet indices of a and b after the run.
+/// DQP3's answer checked against the source shapes (see the module docs). `state`: the
+/// active facet indices of a and b and their object-frame points after the run.
 pub(crate) fn certify(
     a: Side<'_>,
     b: Side<'_>,
     r: &Dqp3Result,
-    active: (&[u32], &[u32]),
+    state: &ActiveSets,
     settings: &QuerySettings,
 ) -> Verdict {
     if r.status != Dqp3Status::Optimal {
         return Verdict::Refused;
     }
     let Dqp3Outcome::Separated { point_a, point_b, .. } = r.outcome else { return Verdict::Contact };
-    let (Some(qa), Some(qb)) = (snap(&a, &point_a, active.0), snap(&b, &point_b, active.1)) else {
+    let qa = snap(&a, &point_a, state.local_point(0), state.of(0));
+    let qb = snap(&b, &point_b, state.local_point(1), state.of(1));
+    let (Some(qa), Some(qb)) = (qa, qb) else {
         return Verdict::Refused;
     };
     let scale = pair_scale(&a, &b);
@@ -261,7 +258,7 @@ pub(crate) fn distance_sides(
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
     let (r, active) = distance_dqp3_active(a.facets, a.pose, b.facets, b.pose, &Dqp3Settings::default())?;
-    match certify(a, b, &r, (active.of(0), active.of(1)), settings) {
+    match certify(a, b, &r, &active, settings) {
         Verdict::Certified(res) => Ok(res),
         Verdict::Contact | Verdict::Refused => recompute(a.shape, a.pose, b.shape, b.pose, settings, None),
     }

@@ -531,22 +531,26 @@ fn unbounded(a: &Shape, b: &Shape) -> GeomError {
     }
 }
 
-/// Start (direction, warm simplex) and hints, converted to the current order.
+/// Start (direction, warm simplex) and hints, converted to the current order. Always inlined:
+/// the start holds the cache's support pairs (≈ 400 bytes), which a call would return through
+/// memory for the caller to copy again.
+#[inline(always)]
 fn warm_state(
     frame: &RelativeFrame,
     cache: Option<(&GjkCache, bool)>,
 ) -> (Start, (u32, u32), Option<Vector3<f64>>) {
     match cache {
         Some((c, swapped)) if c.is_warm() => {
-            let s = initial_direction(frame, Some(c));
+            // (As `initial_direction` of a warm cache, built here: the pairs copied once.)
+            let direction = c.direction.unwrap_or(-frame.t);
             if c.swapped == swapped {
-                (s, (c.hint_a, c.hint_b), c.depth_normal)
+                (Start { pairs: c.pairs, ..Start::cold(direction) }, (c.hint_a, c.hint_b), c.depth_normal)
             } else {
                 // Stored for (b, a): a direction d in b's frame for M' = B − A = −M becomes
                 // −R d in a's frame (R maps b's frame to a's).
                 // (A cache holds no search directions besides the pairs: `simplex_len` is 0.)
                 let conv = |d: Vector3<f64>| -(frame.r * d);
-                let t = Start { pairs: s.pairs.swapped(), ..Start::cold(conv(s.direction)) };
+                let t = Start { pairs: c.pairs.swapped(), ..Start::cold(conv(direction)) };
                 (t, (c.hint_b, c.hint_a), c.depth_normal.map(conv))
             }
         }
