@@ -199,17 +199,8 @@ impl VertexAdjacency {
             (c, b)
         };
         loop {
-            let mut next = cur;
-            let mut tie = false;
-            for &nb in self.neighbors(cur) {
-                let val = m.dot(&vertices[nb as usize].coords);
-                // Branch-free (selects): which neighbour wins is data-dependent, and a
-                // mispredicted branch per neighbour costs more than the selects.
-                let better = val > best;
-                tie |= !better & (val == best);
-                best = if better { val } else { best };
-                next = if better { nb as usize } else { next };
-            }
+            let (next, tie);
+            (next, best, tie) = self.steepest_step(vertices, m, cur, best);
             if next == cur {
                 if tie {
                     match self.explore_plateau(vertices, m, cur, best) {
@@ -227,6 +218,30 @@ impl VertexAdjacency {
             }
             cur = next;
         }
+    }
+
+    /// One step of steepest ascent from `cur` (value `best`): the best strictly better
+    /// neighbour and its value (`cur` and `best` when none is better), and whether a neighbour
+    /// ties with `best` exactly (among those seen before a better one).
+    #[inline(always)]
+    fn steepest_step(
+        &self,
+        vertices: &[Point3<f64>],
+        m: &Vector3<f64>,
+        cur: usize,
+        best: f64,
+    ) -> (usize, f64, bool) {
+        let (mut next, mut best, mut tie) = (cur, best, false);
+        for &nb in self.neighbors(cur) {
+            let val = m.dot(&vertices[nb as usize].coords);
+            // Branch-free (selects): which neighbour wins is data-dependent, and a
+            // mispredicted branch per neighbour costs more than the selects.
+            let better = val > best;
+            tie |= !better & (val == best);
+            best = if better { val } else { best };
+            next = if better { nb as usize } else { next };
+        }
+        (next, best, tie)
     }
 
     /// Index of a vertex maximizing m·x by steepest ascent from `start`, or `None` when that
@@ -247,16 +262,8 @@ impl VertexAdjacency {
         let mut best = m.dot(&vertices.get(cur)?.coords);
         let mut moves = 0;
         loop {
-            let mut next = cur;
-            let mut tie = false;
-            for &nb in self.neighbors(cur) {
-                let val = m.dot(&vertices[nb as usize].coords);
-                // Branch-free selects, as in `hill_climb`.
-                let better = val > best;
-                tie |= !better & (val == best);
-                best = if better { val } else { best };
-                next = if better { nb as usize } else { next };
-            }
+            let (next, tie);
+            (next, best, tie) = self.steepest_step(vertices, m, cur, best);
             if next == cur {
                 return (!tie).then_some(cur);
             }
