@@ -29,6 +29,20 @@
 //! bounding balls' centres instead of the link origins' gives 4.06 iterations (no gain), and
 //! hill climbing instead of scans is slower on these hulls (measured, 2026-11-26).
 //!
+//! Why `distances` is about half of Pinocchio + coal while a cold step on the robot hull tracks
+//! (`scripts/dqp3-vs-coal.sh`) is about as fast as coal: the pairs differ, and coal's cost
+//! depends on them much more than ours. With every separated pair of the first 200 Panda
+//! configurations as independent queries (`scripts/robot-pair-queries.py`, both runners cold,
+//! one pinned core, shared machine, 2026-11-27), coal native takes 1.6–1.7 µs on pairs closer
+//! than 5 cm — the regime of the tracks, whose gaps are 0–0.1 m — and 1.5–3.0 µs on pairs
+//! 0.2 m or more apart (64% of the pairs), while we take about 1.25 µs and 0.8 µs: ours/coal
+//! 0.73–0.79 near, 0.26–0.54 far, in four interleaved sessions. Near pairs in arbitrary relative orientation need about 6 GJK iterations
+//! (the closest features are face–vertex or edge–edge: full simplices), far pairs about 3–4;
+//! even started along the exact optimal direction, GJK takes 4.2 iterations on the track steps
+//! (6.0 from the bounding-box centres), so a better start direction alone cannot halve a near
+//! pair's cost. GJK's tolerance is not the difference either: polytope runs end exactly (1e-6
+//! instead of 1e-10 changes neither the iterations nor the time).
+//!
 //! # Collisions
 //!
 //! [`RobotWorld::collisions`] decides for every pair (no early exit) whether it touches or

@@ -122,6 +122,15 @@ impl SupportMap for CoreShape<'_> {
 /// its [`VertexLanes`], four vertices per instruction; otherwise (smaller polytopes, the
 /// scalar fallback, other lane counts) it goes vertex by vertex. Both return the first vertex
 /// of largest m·v, computed with the same operations: the same vertex, the same hint.
+///
+/// Within a run, a polytope of at least [`NEAR_CLIMB_MIN_VERTICES`] vertices with a hull
+/// adjacency first climbs from its previous support vertex (the hint): late GJK iterations
+/// turn the direction only a little, so the answer is usually that vertex or a neighbour. The
+/// climb answers only when it stops within [`NEAR_CLIMB_MOVES`] moves at a vertex whose
+/// neighbours are all *strictly* below it — a maximizer by the adjacency's convexity argument
+/// (`shape/adjacency.rs`) — and the scan answers otherwise (more moves, or an exact tie, where
+/// the scan's first-maximizer rule decides). Supports are then maximizers either way, but on a
+/// tie in rounded values a climb may return another maximizer than the scan would.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct VertexCloud<'a, S> {
     pub polytope: &'a ConvexPolytope,
@@ -161,6 +170,16 @@ impl<S: pulp::Simd> SupportMap for VertexCloud<'_, S> {
     #[inline(always)]
     fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
         let v = self.polytope.vertices();
+        // Near the previous support of the run (late GJK iterations turn the direction only
+        // a little): a short climb over the hull graph, proven by its neighbours.
+        if *hint != COLD_HINT
+            && v.len() >= NEAR_CLIMB_MIN_VERTICES
+            && let Some(adj) = self.polytope.adjacency()
+            && let Some(i) = adj.climb_near(v, m, (*hint & !SCANNED) as usize, NEAR_CLIMB_MOVES)
+        {
+            *hint = scanned_hint(i);
+            return v[i];
+        }
         let lanes = if S::IS_SCALAR || v.len() < LANES_MIN_VERTICES {
             None
         } else {
@@ -175,6 +194,22 @@ impl<S: pulp::Simd> SupportMap for VertexCloud<'_, S> {
         self.polytope.vertices().get(usize::try_from(hint & !SCANNED).ok()?).copied()
     }
 }
+
+/// Moves a climb from the previous support of a run may take before the scan answers instead
+/// (see [`VertexCloud`]). Measured on the Panda/iiwa hull tracks' cold steps (each step
+/// repeated, best of 3, one pinned core, shared machine; ns per step, all hull sizes): scan
+/// only 1476, 0 moves (the hint verified) 1470, 1 move 1387, 2 moves 1374, 4 moves 1350,
+/// 8 moves 1338, unbounded 1350.
+const NEAR_CLIMB_MOVES: u32 = 4;
+
+/// Polytopes with fewer vertices always scan (see [`VertexCloud`]): a four-lane scan of
+/// 100–150 vertices costs about what a climb's few dozen scattered dot products and
+/// data-dependent exits do. Climbing from 102-vertex Panda hulls up was even on the hot
+/// per-query measure but 8% slower on the robot pairs under 5 cm apart in a full pass
+/// (`bench-geometry` on `scripts/robot-pair-queries.py`'s `robot_pairs_near`, 1246 → 1351 and
+/// 1265 → 1369 ns per query); the hull tracks, whose iiwa hulls have 189–576 vertices, gain
+/// (track_cold 1650 → 1547 ns per step).
+const NEAR_CLIMB_MIN_VERTICES: usize = 192;
 
 /// Below this many vertices a cold query scans a polytope with the vector scan rather than
 /// hill-climbing, when the processor has it ([`lanes_available`]). Measured with

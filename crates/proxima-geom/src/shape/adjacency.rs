@@ -199,17 +199,8 @@ impl VertexAdjacency {
             (c, b)
         };
         loop {
-            let mut next = cur;
-            let mut tie = false;
-            for &nb in self.neighbors(cur) {
-                let val = m.dot(&vertices[nb as usize].coords);
-                // Branch-free (selects): which neighbour wins is data-dependent, and a
-                // mispredicted branch per neighbour costs more than the selects.
-                let better = val > best;
-                tie |= !better & (val == best);
-                best = if better { val } else { best };
-                next = if better { nb as usize } else { next };
-            }
+            let (next, tie);
+            (next, best, tie) = self.steepest_step(vertices, m, cur, best);
             if next == cur {
                 if tie {
                     match self.explore_plateau(vertices, m, cur, best) {
@@ -224,6 +215,61 @@ impl VertexAdjacency {
                 }
                 *hint = cur as u32;
                 return cur;
+            }
+            cur = next;
+        }
+    }
+
+    /// One step of steepest ascent from `cur` (value `best`): the best strictly better
+    /// neighbour and its value (`cur` and `best` when none is better), and whether a neighbour
+    /// ties with `best` exactly (among those seen before a better one).
+    #[inline(always)]
+    fn steepest_step(
+        &self,
+        vertices: &[Point3<f64>],
+        m: &Vector3<f64>,
+        cur: usize,
+        best: f64,
+    ) -> (usize, f64, bool) {
+        let (mut next, mut best, mut tie) = (cur, best, false);
+        for &nb in self.neighbors(cur) {
+            let val = m.dot(&vertices[nb as usize].coords);
+            // Branch-free (selects): which neighbour wins is data-dependent, and a
+            // mispredicted branch per neighbour costs more than the selects.
+            let better = val > best;
+            tie |= !better & (val == best);
+            best = if better { val } else { best };
+            next = if better { nb as usize } else { next };
+        }
+        (next, best, tie)
+    }
+
+    /// Index of a vertex maximizing m·x by steepest ascent from `start`, or `None` when that
+    /// takes more than `max_moves` moves or stops beside a neighbour of exactly its value (a
+    /// tie, which only the plateau walk of [`VertexAdjacency::hill_climb`] settles): the
+    /// caller then scans. A returned vertex has every neighbour strictly below it, hence is a
+    /// maximizer (module docs). For supports near a known one (the same shape's previous
+    /// support in a GJK run), where the answer is zero or one move away.
+    #[inline]
+    pub(crate) fn climb_near(
+        &self,
+        vertices: &[Point3<f64>],
+        m: &Vector3<f64>,
+        start: usize,
+        max_moves: u32,
+    ) -> Option<usize> {
+        let mut cur = start;
+        let mut best = m.dot(&vertices.get(cur)?.coords);
+        let mut moves = 0;
+        loop {
+            let (next, tie);
+            (next, best, tie) = self.steepest_step(vertices, m, cur, best);
+            if next == cur {
+                return (!tie).then_some(cur);
+            }
+            moves += 1;
+            if moves > max_moves {
+                return None;
             }
             cur = next;
         }
@@ -297,4 +343,66 @@ pub(crate) fn linear_support(vertices: &[Point3<f64>], m: &Vector3<f64>) -> usiz
     // A chain still at −∞ holds its initial index, and wins only a −∞ tie against the other
     // chain at −∞ too, where the even chain's 0 is the smaller index: vertex 0.
     if (val1 > val0) | ((val1 == val0) & (best1 < best0)) { best1 } else { best0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::ConvexPolytope;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The largest m·v over the vertices, by brute force.
+    fn brute_max(v: &[Point3<f64>], m: &Vector3<f64>) -> f64 {
+        v.iter().map(|p| m.dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// `climb_near` from every kind of start (the answer, a neighbour, a random vertex, an
+    /// index out of range) with every move budget: either no answer, or a vertex attaining the
+    /// brute-force maximum exactly (the same dot products); from the answer itself, with no
+    /// exact tie at the top, it answers at once.
+    #[test]
+    fn climb_near_answers_only_maximizers() {
+        let mut rng = SmallRng::seed_from_u64(61);
+        let (mut answered, mut declined) = (0, 0);
+        for n in [4, 12, 40, 150, 400] {
+            let pts: Vec<[f64; 3]> = (0..n)
+                .map(|_| {
+                    let v = Vector3::<f64>::from(core::array::from_fn(|_| rng.random_range(-1.0..1.0)));
+                    let u = v.normalize() * rng.random_range(0.8..1.0);
+                    [u.x, 2.0 * u.y, 0.5 * u.z]
+                })
+                .collect();
+            let p = ConvexPolytope::hull_of(&pts).expect("hull");
+            let (v, adj) = (p.vertices(), p.adjacency().expect("hull adjacency"));
+            // Random directions plus the axes (where lattice-free clouds rarely tie).
+            let mut dirs: Vec<Vector3<f64>> = (0..300)
+                .map(|_| Vector3::from(core::array::from_fn(|_| rng.random_range(-1.0..1.0))))
+                .collect();
+            dirs.extend([Vector3::x(), -Vector3::y(), Vector3::z()]);
+            for m in &dirs {
+                let best = brute_max(v, m);
+                let top = linear_support(v, m);
+                let starts = [top, adj.neighbors(top)[0] as usize, rng.random_range(0..v.len()), v.len() + 3];
+                for (k, &start) in starts.iter().enumerate() {
+                    for moves in [0, 1, 4, 64] {
+                        match adj.climb_near(v, m, start, moves) {
+                            Some(i) => {
+                                answered += 1;
+                                assert!(start < v.len(), "an out-of-range start answered");
+                                assert_eq!(m.dot(&v[i].coords), best, "n = {n}, m = {m:?}, start {start}");
+                            }
+                            None => {
+                                declined += 1;
+                                let tie =
+                                    adj.neighbors(top).iter().any(|&j| m.dot(&v[j as usize].coords) == best);
+                                assert!(k != 0 || tie, "declined at the answer without a tie, n = {n}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(answered > 1000 && declined > 100, "both outcomes exercised: {answered} / {declined}");
+    }
 }
