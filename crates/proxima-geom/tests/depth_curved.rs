@@ -228,6 +228,25 @@ fn curved() -> Vec<Shape> {
     ]
 }
 
+/// Poses of A (rotation vector `ra`) and B (`rb`) with B's support plane along −`dir` placed
+/// inside A's along `dir` by the fraction `frac` of their extents; `None` for a null `dir`.
+fn overlapping_poses(
+    a: &Shape,
+    b: &Shape,
+    ra: [f64; 3],
+    rb: [f64; 3],
+    dir: [f64; 3],
+    frac: f64,
+) -> Option<(Pose, Pose)> {
+    let d = Unit::try_new(Vector3::from(dir), 1e-3)?;
+    let pa = pose(ra, [0.1, 0.2, -0.3]);
+    let pb0 = pose(rb, [0.0; 3]);
+    let ha = a.support_value(&pa, &d) - d.dot(pa.translation());
+    let hb = b.support_value(&pb0, &-d.into_inner());
+    let along = ha + hb - frac * (ha + hb);
+    Some((pa, pose(rb, (pa.translation() + d.into_inner() * along).into())))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -241,14 +260,7 @@ proptest! {
     ) {
         let shapes = curved();
         let (a, b) = (&shapes[ia], &shapes[ib]);
-        let Some(d) = Unit::try_new(Vector3::from(dir), 1e-3) else { return Ok(()) };
-        let pa = pose(ra, [0.1, 0.2, -0.3]);
-        // B's support plane along −d placed inside A's along d by a fraction of their extents.
-        let pb0 = pose(rb, [0.0; 3]);
-        let ha = a.support_value(&pa, &d) - d.dot(pa.translation());
-        let hb = b.support_value(&pb0, &-d.into_inner());
-        let along = ha + hb - frac * (ha + hb);
-        let pb = pose(rb, (pa.translation() + d.into_inner() * along).into());
+        let Some((pa, pb)) = overlapping_poses(a, b, ra, rb, dir, frac) else { return Ok(()) };
         check_against_brute_force(a, &pa, b, &pb, &format!("{:?} vs {:?}", a.kind(), b.kind()))?;
     }
 }
@@ -332,13 +344,7 @@ proptest! {
         let a = Shape::ConvexPolytope(hull);
         let shapes = curved();
         let b = &shapes[ib];
-        let Some(d) = Unit::try_new(Vector3::from(dir), 1e-3) else { return Ok(()) };
-        let pa = pose(ra, [0.1, 0.2, -0.3]);
-        let pb0 = pose(rb, [0.0; 3]);
-        let ha = a.support_value(&pa, &d) - d.dot(pa.translation());
-        let hb = b.support_value(&pb0, &-d.into_inner());
-        let along = ha + hb - frac * (ha + hb);
-        let pb = pose(rb, (pa.translation() + d.into_inner() * along).into());
+        let Some((pa, pb)) = overlapping_poses(&a, b, ra, rb, dir, frac) else { return Ok(()) };
         check_against_brute_force(&a, &pa, b, &pb, &format!("hull vs {:?}", b.kind()))?;
         check_against_brute_force(b, &pb, &a, &pa, &format!("{:?} vs hull", b.kind()))?;
     }
