@@ -306,6 +306,10 @@ pub(crate) struct Eval {
     /// planes along n.
     pub a: Point3<f64>,
     pub b: Point3<f64>,
+    /// The triangle of a polyhedral core's face that fixes n (computation frame), when the
+    /// simplex met one: A's, B's. The depth certificate builds a ball inside a tetrahedron on
+    /// it (`depth.rs`).
+    pub faces: [Option<[Point3<f64>; 3]>; 2],
 }
 
 /// The pair's features and the constraint they put on n.
@@ -386,7 +390,8 @@ fn evaluate(diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3
         let (bl, al) = (Point3::from(r.tr_mul(&(b.coords - t))), Point3::from(r.tr_mul(&(a.coords - t))));
         b = Point3::from(r * feature_witness(diff.b, f.b, &bl, &al).coords + t);
     }
-    Eval { n: *n, g, grad: b - a, a, b }
+    let face = |ff: &Option<FlatFeature>| ff.filter(|ff| ff.len == 3).map(|ff| ff.points);
+    Eval { n: *n, g, grad: b - a, a, b, faces: [face(&f.flat_a), face(&f.flat_b)] }
 }
 
 /// Closest points of two cylinder sides facing each other: the lines through the support
@@ -682,7 +687,7 @@ fn cone_side<T: Bracket>(
         let u = ((q - apex).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
         let p = apex + e * u;
         let (a, b) = if cone_is_a { (Point3::from(p), x.b) } else { (x.a, Point3::from(rot * p + t)) };
-        (Eval { n, g, grad: b - a, a, b }, q, m)
+        (Eval { n, g, grad: b - a, a, b, faces: [None, None] }, q, m)
     };
     let mut best = seed;
     let (mut e, mut q, mut m) = eval(diff, theta);

@@ -2,8 +2,11 @@
 
 use std::f64::consts::FRAC_PI_2;
 
-use proxima_geom::shape::{Capsule, Cuboid, Sphere};
-use proxima_geom::{Pose, RigidMotion, Shape, ToiOutcome, ToiSettings, ToiStatus, time_of_impact};
+use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Sphere};
+use proxima_geom::{
+    Pose, QuerySettings, RigidMotion, Shape, ToiOutcome, ToiSettings, ToiStatus, signed_distance,
+    time_of_impact,
+};
 
 use super::common::{check_against_samples, pose};
 
@@ -105,6 +108,56 @@ fn initial_contact_reports_the_depth() {
     let r = time_of_impact(&sphere(1.0), &still, &sphere(0.5), &apart, &s).unwrap();
     let ToiOutcome::InitialContact(c) = r.outcome else { panic!("{r:?}") };
     assert!((c.signed_distance - 0.3).abs() < 1e-12 && c.normal.is_some());
+}
+
+/// An initial overlap without a closed form (EPA, or Newton with an enclosed-ball
+/// certificate): the depth's bracket is proven — it meets the standalone signed distance's
+/// 1e-10 bracket of the same quantity — and is as narrow as the search's distance tolerance
+/// asks (default 1e-9, and 1e-10 when a tighter one is asked: the GJK tolerance then rules).
+#[test]
+fn initial_depth_bracket_follows_the_distance_tolerance() {
+    let hull = Shape::ConvexPolytope(
+        ConvexPolytope::hull_of(&[
+            [0.6, 0.1, 0.0],
+            [-0.5, 0.4, 0.1],
+            [0.0, -0.6, 0.3],
+            [0.1, 0.2, 0.7],
+            [0.2, 0.1, -0.6],
+            [-0.3, -0.3, -0.4],
+            [0.4, 0.5, 0.4],
+        ])
+        .unwrap(),
+    );
+    let shapes = [
+        Shape::Ellipsoid(Ellipsoid::new([0.5, 0.3, 0.2]).unwrap()),
+        Shape::Cylinder(Cylinder::new(0.3, 0.4).unwrap()),
+        hull.clone(),
+    ];
+    let away = shift([5.0, 0.0, 0.0]);
+    for (k, b) in shapes.iter().enumerate() {
+        for (j, t) in [[0.5, 0.1, 0.0], [0.2, 0.3, -0.2], [0.1, -0.1, 0.4]].into_iter().enumerate() {
+            let p0 = pose([0.3 * j as f64, 0.5, -0.2], t);
+            let still = RigidMotion::stationary(Pose::identity());
+            let moving = RigidMotion::from_poses(&p0, &away).unwrap();
+            let reference =
+                signed_distance(&hull, &Pose::identity(), b, &p0, &QuerySettings::default()).unwrap();
+            let (rlo, rhi) = (reference.certificate.lower, reference.certificate.upper);
+            assert!(rhi < 0.0, "case {k}/{j} must overlap: {reference:?}");
+            // The problem's scale (the GJK tolerance is relative to it) is below 4 here.
+            for (tol, width) in [(1e-9, 4e-9), (1e-12, 4e-10)] {
+                let s = ToiSettings::default().with_distance_tolerance(tol);
+                let r = time_of_impact(&hull, &still, b, &moving, &s).unwrap();
+                let ToiOutcome::InitialContact(c) = r.outcome else { panic!("case {k}/{j}: {r:?}") };
+                let (lo, hi) = (c.bracket.lower, c.bracket.upper);
+                assert!(
+                    lo <= rhi + 1e-15 && rlo <= hi + 1e-15,
+                    "case {k}/{j}: [{lo:e}, {hi:e}] vs [{rlo:e}, {rhi:e}]"
+                );
+                assert!(hi - lo <= width, "case {k}/{j} tol {tol:e}: bracket [{lo:e}, {hi:e}] too wide");
+                assert!(lo <= c.signed_distance && c.signed_distance <= hi && hi < 0.0, "{c:?}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -509,7 +509,8 @@ impl<'s> Search<'s> {
     ///   a bracket that the tolerance already confines;
     /// * in contact (GJK's simplex holds the origin, or a closed form found an overlap): the
     ///   depth from the same answer ([`signed_from_unsigned`]: closed forms' exact depths,
-    ///   EPA otherwise), unless [`ToiSettings::initial_depth`] is off (then [−∞, 0]).
+    ///   EPA otherwise) to the search's distance tolerance, unless
+    ///   [`ToiSettings::initial_depth`] is off (then [−∞, 0]).
     fn initial_signed(&mut self, s: &Sample, r: DistanceResult) -> Result<SignedDistance, GeomError> {
         if let Proximity::Separated { distance, normal, .. } = r.proximity {
             let mut lower = r.certificate.lower;
@@ -539,7 +540,10 @@ impl<'s> Search<'s> {
                 result: r,
             });
         }
-        let query = self.query.clone().with_penetration_depth(true);
+        // The depth to the search's own tolerance (`ToiSettings::initial_depth`): its bracket
+        // is proven either way, only as narrow as a hit's distance is.
+        let mut query = self.query.clone().with_penetration_depth(true);
+        query.gjk.tolerance = query.gjk.tolerance.max(self.settings.distance_tolerance);
         signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r)
     }
 

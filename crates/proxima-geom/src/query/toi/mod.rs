@@ -28,7 +28,9 @@
 //!   plus the distance tolerance get [best separation along the directions at hand, witness
 //!   distance] (its width is within GJK's tolerance; the value is 0 unless separation is
 //!   proven); overlapping ones their depth, as [`signed_distance`](crate::signed_distance)
-//!   measures it.
+//!   measures it but to the search's tolerance: the depth bracket is proven, and at most
+//!   max(`distance_tolerance`, the GJK tolerance) × the problem's scale wide
+//!   ([`ToiSettings::initial_depth`]).
 //! * [`ToiOutcome::Hit`]: a bracket [t_safe, t_hit]: d > margin on [t₀, t_safe) is proven and
 //!   d(t_hit) ≤ margin + tolerance is proven (witness points, contact normal).
 //! * [`ToiOutcome::Miss`]: no contact on [t₀, t₁], with the last certified bound of the chain.

@@ -31,7 +31,11 @@ pub struct ToiSettings {
     pub max_iterations: u32,
     /// Measure the penetration depth of an initial overlap (as
     /// [`signed_distance`](crate::signed_distance) does from the start's distance answer: EPA
-    /// for overlapping pairs without a closed form, the dominant cost of such a query).
+    /// for overlapping pairs without a closed form, the dominant cost of such a query), with a
+    /// proven bracket as narrow as the search's own tolerance: at most
+    /// max(`distance_tolerance`, `query.gjk.tolerance`) × the problem's scale wide (the
+    /// standalone signed distance asks `query.gjk.tolerance`, 1e-10 by default; a hit is only
+    /// certified to `distance_tolerance` either). Closed forms' depths stay exact.
     /// `false` reports an initial overlap with the bracket [−∞, 0] of its signed distance.
     /// Shapes apart by at most the margin plus the tolerance get their bracket from the
     /// distance answer either way. Default `true`.
