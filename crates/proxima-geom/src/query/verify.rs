@@ -240,8 +240,8 @@ fn holds(
 /// distance to the shape's core (a sphere's centre, a capsule's axis, a box's faces) compared
 /// squared, |x|² ≤ (r + tol)². Both sides are rounded to a few ulps of themselves, far inside τ
 /// (4096 ulps of the coordinates), so this is the test of [`outside_by`] to round-off. NaN
-/// refutes, as there. `None`: no squared test for this shape (or a cylinder point outside the
-/// disk's radius, where the test needs the root).
+/// refutes, as there. `None`: no squared test for this shape (or a cylinder point beyond its
+/// rim, outside both the disk's radius and the caps' planes, where the test needs the root).
 #[inline(always)]
 fn within_squared(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> Option<bool> {
     let ball = |d2: f64, r: f64| {
@@ -268,10 +268,17 @@ fn within_squared(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> Opti
         Shape::Cylinder(c) => {
             let l = pose.inverse_transform_point(p);
             let r = c.radius();
-            // Inside the infinite cylinder: only the axial excess is left.
-            if l.x * l.x + l.y * l.y <= r * r {
-                (l.z.abs() - c.half_height()).max(0.0) <= tol
+            let (rho2, beyond) = (l.x * l.x + l.y * l.y, l.z.abs() - c.half_height());
+            // (NaN stays NaN: `beyond <= 0` is false for it.)
+            let axial = if beyond <= 0.0 { 0.0 } else { beyond };
+            if rho2 <= r * r {
+                // Inside the infinite cylinder: only the axial excess is left.
+                axial <= tol
+            } else if axial == 0.0 {
+                // Beside the side, between the caps' planes: only the radial excess ρ − r.
+                ball(rho2, r)
             } else {
+                // Beyond the rim: the Euclidean combination needs the root (`outside_by`).
                 return None;
             }
         }
@@ -464,9 +471,10 @@ mod tests {
         out.push((aligned.clone(), Point3::new(-0.5, 3.0, 2.2), Vector3::y()));
         out.push((aligned, Point3::new(-1.0, 0.0, 2.0), -Vector3::new(1.0, 1.0, 1.0).normalize()));
         let cylinder = Shape::Cylinder(Cylinder::new(0.8, 1.2).unwrap());
-        // Cap interior (the root-free branch) and side (the root-based fallback).
+        // Cap interior and side (root-free), rim (the root-based fallback).
         out.push((cylinder.clone(), Point3::new(0.2, -0.3, 1.2), Vector3::z()));
-        out.push((cylinder, Point3::new(0.8, 0.0, 0.4), Vector3::x()));
+        out.push((cylinder.clone(), Point3::new(0.8, 0.0, 0.4), Vector3::x()));
+        out.push((cylinder, Point3::new(0.0, -0.8, -1.2), Vector3::new(0.0, -1.0, -1.0).normalize()));
         out
     }
 
