@@ -19,8 +19,8 @@
 
 use nalgebra::{Point3, Vector3};
 
-use super::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings};
 use super::verify::max_abs;
+use super::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings};
 use crate::pose::Pose;
 use crate::shape::Shape;
 

@@ -299,7 +299,15 @@ fn distance_segment_box(
     let radii = if box_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
     let core = Core { qa, qb, core_depth: None, lower_hint: None };
     let path = QueryPath::ClosedForm;
-    Some(Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along)))
+    Some(Some(finish_along_witness(
+        core,
+        radii,
+        (a, pa, b, pb),
+        settings,
+        Algorithm::ClosedForm,
+        path,
+        along,
+    )))
 }
 
 /// Point/segment/sphere/capsule – triangle by the closed form when the cores are apart by more

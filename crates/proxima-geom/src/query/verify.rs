@@ -286,7 +286,6 @@ fn within_squared(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> Opti
     })
 }
 
-
 /// The GJK point test of [`holds`]: `p` within `tol` of the shape by GJK's proven lower bound.
 /// A test that cannot be made (the point so far from the shape that its squared distance
 /// overflows: no finite lower bound, or an error) refutes: an answer that cannot be checked is
@@ -342,7 +341,9 @@ pub(crate) fn check_distance(
             // w² refutes, as the root of ∞ did).
             let w2 = (point_b - point_a).norm_squared();
             let (below, above) = ((c.upper - tol).max(0.0), c.upper + tol);
-            if !(w2.is_finite() && w2 >= below * below && w2 <= above * above) || (distance - c.upper).abs() > tol {
+            if !(w2.is_finite() && w2 >= below * below && w2 <= above * above)
+                || (distance - c.upper).abs() > tol
+            {
                 return Err("upper bound is not the witness distance");
             }
             let check_a = || !built || far(&[(a, pa)], &point_a);
@@ -384,7 +385,8 @@ pub(crate) fn check_intersection(
             return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {
-            let tol = || tolerance(max_abs(&p.coords)).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
+            let tol =
+                || tolerance(max_abs(&p.coords)).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
             let check = || !built || far(&[(a, pa), (b, pb)], p);
             if !holds(a, pa, p, tol, check) || !holds(b, pb, p, tol, check) {
                 return Err("common point outside a shape");

@@ -109,7 +109,12 @@ pub(crate) fn closest_linear_linear(p: &LinearPiece, q: &LinearPiece) -> (Point3
 /// f(s'', lo_q) = h(s'') ≤ h(s) ≤ f(s, t). Either way a point of the edge t = lo_q is at least
 /// as close, and on that edge the minimum is the clamped S(lo_q). Symmetrically above hi_q.
 #[inline(always)]
-fn clamp_twice(p: &LinearPiece, q: &LinearPiece, (a, b, c, d, e): (f64, f64, f64, f64, f64), det: f64) -> (f64, f64) {
+fn clamp_twice(
+    p: &LinearPiece,
+    q: &LinearPiece,
+    (a, b, c, d, e): (f64, f64, f64, f64, f64),
+    det: f64,
+) -> (f64, f64) {
     let s = p.clamp((b * e - c * d) / det);
     let t = (e + b * s) / c;
     if t < q.lo {
