@@ -324,11 +324,11 @@ pub(crate) fn finish_along_witness(
         let point_a = core.qa + n * radii.a;
         let point_b = core.qb - n * radii.b;
         // Without radii the witnesses are the core points (q + n·0 = q exactly for finite n):
-        // their distance is `raw`, already computed. With radii, p_b − p_a = (qb − qa) − n·r
-        // = (raw − r)·n, so |p_b − p_a| = raw − r up to the rounding of the witnesses'
-        // coordinates (a few ulps, far inside the check's τ in `verify.rs`, which recomputes
-        // |p_b − p_a| from the reported points): no second root.
-        let upper = if r == 0.0 { raw } else { raw - r };
+        // their distance is `raw`, already computed. With radii it is |p_b − p_a| of the
+        // reported points (not raw − r, equal up to rounding: at touching contact the rounded
+        // witnesses coincide and the answer must say so, which callers such as the swept
+        // checks rely on).
+        let upper = if r == 0.0 { raw } else { (point_b - point_a).norm() };
         // A lower bound h of the core distance gives h − r for the rounded shapes; with radii,
         // the separation along the witness direction may be better, so take the larger.
         let mut lower = match (core_sep, core.lower_hint) {
