@@ -295,3 +295,50 @@ fn box_box_dyn_exact_4d_and_dimension_mismatch() {
     let empty = BoxDyn::<Rational> { center: vec![], axes: vec![], half_extents: vec![] };
     assert!(matches!(box_box_distance_dyn(&empty, &empty), Err(GeomError::DimensionMismatch { .. })));
 }
+
+/// Boxes placed through `distance()` skip the per-query Gram test of `BoxN::validate` (the
+/// poses' stored orthonormality error stands in for it): same answers as the public kernel on
+/// the same world boxes, and a composed pose off by more than `ROTATION_TOLERANCE` is still
+/// refused with `NotRotation`, as the kernel's own check refused it.
+#[test]
+fn placed_boxes_match_the_public_kernel_and_keep_the_rotation_check() {
+    use proxima_geom::shape::Cuboid;
+    use proxima_geom::{Pose, QuerySettings, Shape, distance};
+    let mut rng = SmallRng::seed_from_u64(23);
+    let s = QuerySettings::default();
+    let mut tested = 0;
+    for _ in 0..300 {
+        let (ra, rb) = (random_rotation::<3>(&mut rng), random_rotation::<3>(&mut rng));
+        let ha: [f64; 3] = core::array::from_fn(|_| rng.random_range(0.1..2.0));
+        let hb: [f64; 3] = core::array::from_fn(|_| rng.random_range(0.1..2.0));
+        let ta: [f64; 3] = core::array::from_fn(|_| rng.random_range(-3.0..3.0));
+        let tb: [f64; 3] = core::array::from_fn(|_| rng.random_range(-3.0..3.0));
+        // Pose rows from the axes (columns of R).
+        let rows = |axes: &[[f64; 3]; 3]| core::array::from_fn(|i| core::array::from_fn(|j| axes[j][i]));
+        // (random_rotation may return a reflection: not a pose.)
+        let (Ok(pa), Ok(pb)) = (Pose::new(rows(&ra), ta), Pose::new(rows(&rb), tb)) else { continue };
+        let (a, b) = (Shape::Cuboid(Cuboid::new(ha).unwrap()), Shape::Cuboid(Cuboid::new(hb).unwrap()));
+        let api = distance(&a, &pa, &b, &pb, &s).unwrap();
+        let kernel = box_box_distance_f64(
+            &BoxN { center: ta, axes: ra, half_extents: ha },
+            &BoxN { center: tb, axes: rb, half_extents: hb },
+            &CertifySettings::default(),
+        )
+        .unwrap();
+        let d = kernel.distance_f64();
+        // Same kernel on the same world boxes (the order may be swapped: 1e-12 covers the
+        // canonical order's different rounding).
+        assert!((api.distance() - d).abs() <= 1e-12 * d.max(1.0), "{} vs {d}", api.distance());
+        tested += 1;
+    }
+    assert!(tested >= 30, "pairs of proper rotations: {tested}");
+    // (1 + δ)·I has max |RᵀR − I| ≈ 2δ: 0.9e-6 each (accepted), ≈ 1.8e-6 composed.
+    let k = 1.0 + 0.45e-6;
+    let scaled = Pose::new([[k, 0.0, 0.0], [0.0, k, 0.0], [0.0, 0.0, k]], [0.0; 3]).unwrap();
+    let composed = scaled.compose(&scaled);
+    assert!(composed.orthonormality_error() > proxima_geom::ROTATION_TOLERANCE);
+    let unit = Shape::Cuboid(Cuboid::new([0.5; 3]).unwrap());
+    let far = Pose::from_translation([3.0, 0.0, 0.0]).unwrap();
+    let r = distance(&unit, &composed, &unit, &far, &QuerySettings::default());
+    assert!(matches!(r, Err(GeomError::NotRotation { .. })), "{r:?}");
+}

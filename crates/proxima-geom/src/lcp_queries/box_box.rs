@@ -473,6 +473,45 @@ pub fn box_box_distance_f64(
 ) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
     a.validate()?;
     b.validate()?;
+    solve_f64(a, b, settings)
+}
+
+/// [`box_box_distance_f64`] for boxes placed from shapes and poses (the dispatcher's: a cuboid
+/// or aligned box and a [`Pose`](crate::Pose)): their axes are a pose's rotation columns, and
+/// `rotation_errors` the poses' stored max |RᵀR − I|
+/// ([`Pose::orthonormality_error`](crate::Pose::orthonormality_error), computed once when the
+/// pose was made) — the Gram test
+/// [`BoxN::validate`] repeats with nine dot products on every query, compared here with the
+/// same 1e-6. Finiteness and positive half extents are still checked (a world placement can
+/// overflow, an aligned box's half extent underflow), so the answer and the errors are those
+/// of the public entry.
+pub(crate) fn box_box_distance_f64_placed(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    rotation_errors: [f64; 2],
+    settings: &CertifySettings,
+) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
+    for error in rotation_errors {
+        if error.is_nan() || error > crate::pose::ROTATION_TOLERANCE {
+            return Err(GeomError::NotRotation { error });
+        }
+    }
+    for x in [a, b] {
+        engine::check_finite(&x.center, "box center")?;
+        engine::check_finite(&x.half_extents, "box half extent")?;
+        if let Some(&h) = x.half_extents.iter().find(|h| **h <= 0.0) {
+            return Err(GeomError::NonPositive { what: "box half extent", value: h });
+        }
+    }
+    solve_f64(a, b, settings)
+}
+
+/// The fast solver, its answer kept when certified, else the LCP path (boxes checked).
+fn solve_f64(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    settings: &CertifySettings,
+) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
     check_settings(settings)?;
     match fast::solve(a, b, settings) {
         Some(out) if out.certificate.is_some_and(|c| c.gap() <= settings.gap_tolerance * c.scale) => Ok(out),

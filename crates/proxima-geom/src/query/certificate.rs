@@ -19,7 +19,7 @@
 
 use nalgebra::{Point3, Vector3};
 
-use super::verify::amax3;
+use super::verify::max_abs;
 use super::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings};
 use crate::pose::Pose;
 use crate::shape::Shape;
@@ -243,7 +243,7 @@ pub(crate) fn best_axis_separation(
 /// Separations at or below this are below what an f64 solve can resolve for witnesses of this
 /// magnitude: 64 ulps of the largest witness coordinate (at least of 1).
 pub(crate) fn round_off_floor(core: &Core) -> f64 {
-    let scale = amax3(&core.qa.coords).max(amax3(&core.qb.coords)).max(1.0);
+    let scale = max_abs(&core.qa.coords).max(max_abs(&core.qb.coords)).max(1.0);
     64.0 * f64::EPSILON * scale
 }
 
@@ -259,11 +259,36 @@ pub(crate) fn finish(
     finish_along_witness(core, radii, shapes, settings, algorithm, path, None)
 }
 
-/// As [`finish`], with `core_sep` = the separation of the two *cores* along the witness
-/// direction n = (qb − qa)/|qb − qa|, min_{y∈core B} n·y − max_{x∈core A} n·x, already
-/// computed by the caller from the cores' support functions. Since h_{core ⊕ ball(r)}(n) =
-/// h_core(n) + r for unit n, `core_sep − r` is exactly the whole shapes' support-function
-/// bound along n, so it is used instead of re-evaluating the shapes' support functions.
+/// The witness direction of two cores already computed by a closed form, with the separation
+/// of the cores along it: n = (qb − qa)/|qb − qa| (one root, one division), `len` = |qb − qa|,
+/// `core_sep` = min_{y∈core B} n·y − max_{x∈core A} n·x from the cores' support functions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Along {
+    /// Unit direction from core A's witness to core B's.
+    pub n: Vector3<f64>,
+    /// |qb − qa|.
+    pub len: f64,
+    /// The cores' separation along `n` (a lower bound of the core distance).
+    pub core_sep: f64,
+}
+
+/// (n, |qb − qa|) for the witnesses of `core`: the unit direction by one root and one
+/// reciprocal (three multiplications instead of three divisions; |n| = 1 to 2 ulps, which the
+/// certificate's round-off note covers), `None` when the witnesses coincide or the reciprocal
+/// is not finite (a subnormal distance: then [`finish_along_witness`] divides as before).
+#[inline(always)]
+pub(crate) fn witness_direction(qa: &Point3<f64>, qb: &Point3<f64>) -> Option<(Vector3<f64>, f64)> {
+    let diff = qb - qa;
+    let len = diff.norm();
+    let inv = 1.0 / len;
+    (len > 0.0 && inv.is_finite()).then(|| (diff * inv, len))
+}
+
+/// As [`finish`], with the witness direction and the separation of the two *cores* along it
+/// (`along`, see [`Along`]) already computed by the caller from the cores' support functions.
+/// Since h_{core ⊕ ball(r)}(n) = h_core(n) + r for unit n, `core_sep − r` is exactly the whole
+/// shapes' support-function bound along n, so it is used instead of re-evaluating the shapes'
+/// support functions; the direction and the core distance are not recomputed either.
 pub(crate) fn finish_along_witness(
     core: Core,
     radii: Radii,
@@ -271,11 +296,14 @@ pub(crate) fn finish_along_witness(
     settings: &QuerySettings,
     algorithm: Algorithm,
     path: QueryPath,
-    core_sep: Option<f64>,
+    along: Option<Along>,
 ) -> DistanceResult {
     let r = radii.a + radii.b;
     let diff = core.qb - core.qa;
-    let raw = diff.norm();
+    let raw = match along {
+        Some(w) if w.core_sep.is_finite() => w.len,
+        _ => diff.norm(),
+    };
     // A float LCP solve of overlapping shapes leaves witnesses a few ulps apart instead of
     // equal; f64 cannot resolve a separation that small, so it is contact. (Exact arithmetic
     // decides exactly: `Arithmetic::Exact`.)
@@ -288,16 +316,23 @@ pub(crate) fn finish_along_witness(
         path,
     };
     if d > r {
-        let n = diff / d;
+        // (d > r ≥ 0 means d = raw: the round-off floor only ever sets d to 0.)
+        let (n, core_sep) = match along {
+            Some(w) if w.core_sep.is_finite() => (w.n, Some(w.core_sep)),
+            _ => (diff / d, None),
+        };
         let point_a = core.qa + n * radii.a;
         let point_b = core.qb - n * radii.b;
         // Without radii the witnesses are the core points (q + n·0 = q exactly for finite n):
-        // their distance is `raw`, already computed.
+        // their distance is `raw`, already computed. With radii it is |p_b − p_a| of the
+        // reported points (not raw − r, equal up to rounding: at touching contact the rounded
+        // witnesses coincide and the answer must say so, which callers such as the swept
+        // checks rely on).
         let upper = if r == 0.0 { raw } else { (point_b - point_a).norm() };
         // A lower bound h of the core distance gives h − r for the rounded shapes; with radii,
         // the separation along the witness direction may be better, so take the larger.
         let mut lower = match (core_sep, core.lower_hint) {
-            (Some(sep), _) if sep.is_finite() => (sep - r).max(0.0),
+            (Some(sep), _) => (sep - r).max(0.0),
             (_, hint) => match hint {
                 Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0),
                 Some(hint) if hint.is_finite() => (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0),
@@ -311,7 +346,7 @@ pub(crate) fn finish_along_witness(
         // of the check against the shapes (`verify.rs`, ~1e-12 × the witnesses' size) means a
         // witness or the bound is wrong: it is kept as it is, for that check to refuse; within
         // τ (round-off between two differently computed bounds) it is clamped.
-        let size = amax3(&point_a.coords).max(amax3(&point_b.coords));
+        let size = max_abs(&point_a.coords).max(max_abs(&point_b.coords));
         if lower > upper && lower - upper <= super::verify::tolerance(size) {
             lower = upper;
         }
@@ -346,6 +381,15 @@ pub(crate) fn finish_along_witness(
 }
 
 impl DistanceResult {
+    /// [`DistanceResult::mirrored`] in place (no copy of the answer).
+    #[inline(always)]
+    pub(crate) fn mirror_in_place(&mut self) {
+        if let Proximity::Separated { point_a, point_b, normal, .. } = &mut self.proximity {
+            core::mem::swap(point_a, point_b);
+            *normal = -*normal;
+        }
+    }
+
     /// The same answer with A and B exchanged (witnesses swapped, normal negated).
     pub(crate) fn mirrored(self) -> Self {
         let proximity = match self.proximity {

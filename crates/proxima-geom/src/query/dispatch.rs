@@ -28,7 +28,9 @@ use core::cmp::Ordering;
 
 use nalgebra::{Point3, Vector3};
 
-use super::certificate::{Core, Radii, bound_direction, finish, finish_along_witness, separation};
+use super::certificate::{
+    Along, Core, Radii, bound_direction, finish, finish_along_witness, separation, witness_direction,
+};
 use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
@@ -283,11 +285,16 @@ fn distance_segment_box(
     };
     let Some((on_segment, on_box)) = closest_segment_box(&piece, &bx) else { return Some(None) };
     let (qa, qb) = if box_first { (on_box, on_segment) } else { (on_segment, on_box) };
-    let n = (qb - qa).normalize();
-    let sep = if box_first {
-        -piece.support_value(&-n)? - a.support_value(pa, &n)
-    } else {
-        -b.support_value(pb, &-n) - piece.support_value(&n)?
+    let along = match witness_direction(&qa, &qb) {
+        Some((n, len)) => {
+            let core_sep = if box_first {
+                -piece.support_value(&-n)? - a.support_value(pa, &n)
+            } else {
+                -b.support_value(pb, &-n) - piece.support_value(&n)?
+            };
+            Some(Along { n, len, core_sep })
+        }
+        None => None,
     };
     let radii = if box_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
     let core = Core { qa, qb, core_depth: None, lower_hint: None };
@@ -299,7 +306,7 @@ fn distance_segment_box(
         settings,
         Algorithm::ClosedForm,
         path,
-        Some(sep),
+        along,
     )))
 }
 
@@ -323,18 +330,23 @@ fn distance_piece_triangle(
     };
     let (on_piece, on_triangle) = closest_piece_triangle(&piece, &tri)?;
     let (qa, qb) = if triangle_first { (on_triangle, on_piece) } else { (on_piece, on_triangle) };
-    let n = (qb - qa).normalize();
     let tri_support =
         |m: &Vector3<f64>| tri.iter().map(|v| m.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max);
-    let sep = if triangle_first {
-        -piece.support_value(&-n)? - tri_support(&n)
-    } else {
-        -tri_support(&-n) - piece.support_value(&n)?
+    let along = match witness_direction(&qa, &qb) {
+        Some((n, len)) => {
+            let core_sep = if triangle_first {
+                -piece.support_value(&-n)? - tri_support(&n)
+            } else {
+                -tri_support(&-n) - piece.support_value(&n)?
+            };
+            Some(Along { n, len, core_sep })
+        }
+        None => None,
     };
     let radii = if triangle_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
     let core = Core { qa, qb, core_depth: None, lower_hint: None };
     let path = QueryPath::ClosedForm;
-    Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, Some(sep)))
+    Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along))
 }
 
 /// The route for the (canonically ordered) pair under the settings; `None` = unsupported.
@@ -395,21 +407,16 @@ fn distance_rounded_linear(
     // functions of the world-frame cores (segment/point endpoints): h_A(n) = h_core(n)
     // + r_a for |n| = 1, so `finish` only subtracts the radii (weak duality, as the
     // generic support-function bound, without re-transforming the shapes).
-    let diff = qb - qa;
-    let len = diff.norm();
-    let lower_hint = if len > 0.0 && len.is_finite() {
-        let n = diff / len;
+    let along = witness_direction(&qa, &qb).and_then(|(n, len)| {
         match (la.support_value(&n), lb.support_value(&-n)) {
-            (Some(ha), Some(hb)) if (-hb - ha).is_finite() => Some(-hb - ha),
+            (Some(ha), Some(hb)) if (-hb - ha).is_finite() => Some(Along { n, len, core_sep: -hb - ha }),
             _ => None,
         }
-    } else {
-        None
-    };
+    });
     // Points, segments and lines are flat: contact of the cores has depth 0.
     let core = Core { qa, qb, core_depth: Some(0.0), lower_hint: None };
     let (radii, path) = (Radii { a: ra, b: rb }, QueryPath::ClosedForm);
-    Ok(finish_along_witness(core, radii, shapes, settings, Algorithm::ClosedForm, path, lower_hint))
+    Ok(finish_along_witness(core, radii, shapes, settings, Algorithm::ClosedForm, path, along))
 }
 
 /// Distance with a and b in canonical order. `cache`: GJK warm start and whether the pair
@@ -435,14 +442,16 @@ fn distance_ordered(
     // n·c − h_S(n), minus the radius in `finish_along_witness` — the separation of the two
     // shapes along n, without the ball's support function and the line checks.
     let ball_closed_form = |core: Core, radii: Radii, ball_first: bool| {
-        let n = (core.qb - core.qa).normalize();
-        let sep = if ball_first {
-            -b.support_value(pb, &-n) - n.dot(&core.qa.coords)
-        } else {
-            n.dot(&core.qb.coords) - a.support_value(pa, &n)
-        };
+        let along = witness_direction(&core.qa, &core.qb).map(|(n, len)| {
+            let core_sep = if ball_first {
+                -b.support_value(pb, &-n) - n.dot(&core.qa.coords)
+            } else {
+                n.dot(&core.qb.coords) - a.support_value(pa, &n)
+            };
+            Along { n, len, core_sep }
+        });
         let (alg, path) = (Algorithm::ClosedForm, QueryPath::ClosedForm);
-        Ok(finish_along_witness(core, radii, shapes, settings, alg, path, Some(sep)))
+        Ok(finish_along_witness(core, radii, shapes, settings, alg, path, along))
     };
     let internal = || GeomError::Degenerate { what: "internal: pair does not match its route" };
     match route {
@@ -511,25 +520,25 @@ pub(crate) fn distance(
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
     settings.validate()?;
-    let r = if must_swap(a, pa, b, pb) {
-        distance_ordered(b, pb, a, pa, settings, None)
-            .map(DistanceResult::mirrored)
-            .map_err(|e| unswap(e, a, b))
-    } else {
-        distance_ordered(a, pa, b, pb, settings, None)
-    };
-    // (The answer is checked by reference and moved once: each by-value pass of the result
-    // through a `Result` was a copy on every query.)
-    let r = match r {
+    // One call site of the router (either order), the answer mirrored in place: each by-value
+    // pass of the result through a `Result` or a `map` is a copy of its ~120 bytes on every
+    // query, which the ~100 ns closed forms feel.
+    let swap = must_swap(a, pa, b, pb);
+    let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
+    let mut r = match distance_ordered(x, px, y, py, settings, None) {
         Ok(r) if is_finite(&r) => r,
         r => {
             let e = r.err().unwrap_or_else(non_finite);
+            let e = if swap { unswap(e, a, b) } else { e };
             if kernel_gave_up(&e, a, b, settings) {
                 return distance(a, pa, b, pb, &gjk_settings(settings));
             }
             return Err(e);
         }
     };
+    if swap {
+        r.mirror_in_place();
+    }
     certified((a, pa, b, pb), r, settings, |gjk| distance(a, pa, b, pb, gjk))
 }
 

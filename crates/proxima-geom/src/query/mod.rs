@@ -206,6 +206,12 @@ impl QuerySettings {
     ///
     /// [`GeomError::InvalidSettings`] naming the first invalid field.
     pub fn validate(&self) -> Result<(), GeomError> {
+        // Every query runs this: the common all-valid case by two range tests (NaN fails
+        // them), the field-by-field errors below only otherwise.
+        let in_range = |x: f64| (0.0..f64::INFINITY).contains(&x);
+        if in_range(self.gap_tolerance) && in_range(self.touching_tolerance) {
+            return self.gjk.validate();
+        }
         if !self.gap_tolerance.is_finite() || self.gap_tolerance < 0.0 {
             return Err(GeomError::InvalidSettings {
                 field: "gap_tolerance",

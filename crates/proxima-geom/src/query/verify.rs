@@ -45,10 +45,14 @@ use crate::shape::planar_len;
 /// Why an answer was refused.
 pub(crate) type Refuted = &'static str;
 
-/// max |vᵢ| (as nalgebra's `amax`, written out: the checks below run on every answer).
+/// max(|x|, |y|, |z|): nalgebra's `amax` without its generic fold, by plain comparisons (one
+/// `maxsd` each, no NaN fix-up; it runs several times on every query). A NaN coordinate may be
+/// skipped; every check that uses it refutes such a point anyway (its squared distance is NaN).
 #[inline(always)]
-pub(crate) fn amax3(v: &Vector3<f64>) -> f64 {
-    v.x.abs().max(v.y.abs()).max(v.z.abs())
+pub(crate) fn max_abs(v: &Vector3<f64>) -> f64 {
+    let (x, y, z) = (v.x.abs(), v.y.abs(), v.z.abs());
+    let m = if x > y { x } else { y };
+    if m > z { m } else { z }
 }
 
 /// The containment tolerance τ for points of magnitude up to `coord` (see the module docs).
@@ -139,8 +143,19 @@ fn distance_to_segment(p: &Point3<f64>, a: &Point3<f64>, b: &Point3<f64>) -> f64
 
 #[inline(always)]
 fn box_excess(l: &Vector3<f64>, lo: &Vector3<f64>, hi: &Vector3<f64>) -> f64 {
-    let e = |k: usize| (lo[k] - l[k]).max(l[k] - hi[k]).max(0.0);
-    Vector3::new(e(0), e(1), e(2)).norm()
+    box_excess_squared(l, lo, hi).sqrt()
+}
+
+/// |excess of `l` over the box [lo, hi]|², NaN when a coordinate of `l` is NaN (the box's
+/// bounds are finite: validated shapes), so that such a point is refuted, not clamped inside.
+#[inline(always)]
+fn box_excess_squared(l: &Vector3<f64>, lo: &Vector3<f64>, hi: &Vector3<f64>) -> f64 {
+    let e = |k: usize| {
+        let (below, above) = (lo[k] - l[k], l[k] - hi[k]);
+        let m = if below > above { below } else { above };
+        if m <= 0.0 { 0.0 } else { m }
+    };
+    Vector3::new(e(0), e(1), e(2)).norm_squared()
 }
 
 /// A single point as a support map (the query point of a containment test by GJK).
@@ -164,10 +179,10 @@ impl SupportMap for At {
 /// test's.
 #[inline]
 fn far(shapes: &[(&Shape, &Pose)], p: &Point3<f64>) -> bool {
-    let pm = amax3(&p.coords);
+    let pm = max_abs(&p.coords);
     let (limit_lo, limit_hi) = (FAR * pm.max(1.0), FAR * (SQRT_3 * pm).max(1.0));
     shapes.iter().any(|(s, pose)| {
-        let (e, tm) = (s.local_extent(), amax3(pose.translation()));
+        let (e, tm) = (s.local_extent(), max_abs(pose.translation()));
         if e + SQRT_3 * tm <= limit_lo {
             false
         } else if e + tm > limit_hi {
@@ -187,7 +202,9 @@ const FAR: f64 = 256.0;
 /// Whether `p` is in the shape to within `tol()` (evaluated only when a test runs). Vertex
 /// polytopes and Minkowski sums (no closed-form test) are tested, when `by_support` says so, by
 /// GJK between `p` and the shape: refuted when its proven lower bound exceeds the tolerance
-/// (see the module docs).
+/// (see the module docs). Inlined: its closures and the shape's match then fold into the
+/// caller's (two calls per answer).
+#[inline(always)]
 fn holds(
     shape: &Shape,
     pose: &Pose,
@@ -200,6 +217,9 @@ fn holds(
         return !(shape.is_bounded() && by_support()) || contains_by_support(shape, pose, p, tol());
     }
     let tol = tol();
+    if let Some(inside) = within_squared(shape, pose, p, tol) {
+        return inside;
+    }
     if let Shape::Ellipsoid(x) = shape {
         // The point scaled towards the centre onto the surface, l/√level, is a point of the
         // ellipsoid |l|(1 − 1/√level) away: an upper bound of the distance, enough to accept
@@ -215,6 +235,56 @@ fn holds(
         None if shape.is_bounded() && by_support() => contains_by_support(shape, pose, p, tol),
         None => true,
     }
+}
+
+/// [`outside_by`]` ≤ tol` without a square root, for the shapes of the closed forms: the
+/// distance to the shape's core (a sphere's centre, a capsule's axis, a box's faces) compared
+/// squared, |x|² ≤ (r + tol)². Both sides are rounded to a few ulps of themselves, far inside τ
+/// (4096 ulps of the coordinates), so this is the test of [`outside_by`] to round-off. NaN
+/// refutes, as there. `None`: no squared test for this shape (or a cylinder point beyond its
+/// rim, outside both the disk's radius and the caps' planes, where the test needs the root).
+#[inline(always)]
+fn within_squared(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> Option<bool> {
+    let ball = |d2: f64, r: f64| {
+        let reach = r + tol;
+        d2 <= reach * reach
+    };
+    Some(match shape {
+        // World frame, as in `outside_by`.
+        Shape::Sphere(s) => ball((p - Point3::from(*pose.translation())).norm_squared(), s.radius()),
+        Shape::Capsule(c) => {
+            let l = pose.inverse_transform_point(p);
+            let h = c.half_height();
+            let dz = l.z - l.z.clamp(-h, h);
+            ball(l.x * l.x + l.y * l.y + dz * dz, c.radius())
+        }
+        Shape::Cuboid(c) => {
+            let l = pose.inverse_transform_point(p);
+            ball(box_excess_squared(&l.coords, &-c.half_extents(), &c.half_extents()), 0.0)
+        }
+        Shape::AlignedBox(b) => {
+            let l = pose.inverse_transform_point(p);
+            ball(box_excess_squared(&l.coords, &b.min().coords, &b.max().coords), 0.0)
+        }
+        Shape::Cylinder(c) => {
+            let l = pose.inverse_transform_point(p);
+            let r = c.radius();
+            let (rho2, beyond) = (l.x * l.x + l.y * l.y, l.z.abs() - c.half_height());
+            // (NaN stays NaN: `beyond <= 0` is false for it.)
+            let axial = if beyond <= 0.0 { 0.0 } else { beyond };
+            if rho2 <= r * r {
+                // Inside the infinite cylinder: only the axial excess is left.
+                axial <= tol
+            } else if axial == 0.0 {
+                // Beside the side, between the caps' planes: only the radial excess ρ − r.
+                ball(rho2, r)
+            } else {
+                // Beyond the rim: the Euclidean combination needs the root (`outside_by`).
+                return None;
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// The GJK point test of [`holds`]: `p` within `tol` of the shape by GJK's proven lower bound.
@@ -236,11 +306,11 @@ fn contains_by_support(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) ->
 /// (0 for exact rotations). The errors e are stored in the poses (computed once, when the
 /// pose is made); |p − t| is bounded by 1.75 ≥ √3 times its largest component (no root per
 /// query).
-#[inline]
+#[inline(always)]
 pub(crate) fn frame_slack(pa: &Pose, pb: &Pose, p: &Point3<f64>) -> f64 {
     let term = |pose: &Pose| {
         let e = pose.orthonormality_error();
-        if e > 0.0 { 4.0 * ROOT_3_ABOVE * e * amax3(&(p.coords - pose.translation())) } else { 0.0 }
+        if e > 0.0 { 4.0 * ROOT_3_ABOVE * e * max_abs(&(p.coords - pose.translation())) } else { 0.0 }
     };
     term(pa) + term(pb)
 }
@@ -262,13 +332,19 @@ pub(crate) fn check_distance(
     }
     match r.proximity {
         Proximity::Separated { distance, point_a, point_b, .. } => {
-            let coord = amax3(&point_a.coords).max(amax3(&point_b.coords));
+            let coord = max_abs(&point_a.coords).max(max_abs(&point_b.coords));
             let tol = tolerance(coord);
             if c.lower > c.upper + tol {
                 return Err("lower bound above the witness distance");
             }
-            let w = (point_b - point_a).norm();
-            if (w - c.upper).abs() > tol || (distance - c.upper).abs() > tol {
+            // |w − upper| ≤ τ for w = |p_b − p_a|, compared squared (no root): (upper − τ)₊² ≤ w²
+            // ≤ (upper + τ)², each side rounded to a few ulps of itself, far inside τ (an overflowing
+            // w² refutes, as the root of ∞ did).
+            let w2 = (point_b - point_a).norm_squared();
+            let (below, above) = ((c.upper - tol).max(0.0), c.upper + tol);
+            if !(w2.is_finite() && w2 >= below * below && w2 <= above * above)
+                || (distance - c.upper).abs() > tol
+            {
                 return Err("upper bound is not the witness distance");
             }
             let check_a = || !built || far(&[(a, pa)], &point_a);
@@ -282,7 +358,7 @@ pub(crate) fn check_distance(
         Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
             // A common point is in both shapes to within τ (algorithms report answers within
             // the touching tolerance as separated, with both witnesses, see `settle`).
-            let tol = || tolerance(amax3(&point.coords)) + frame_slack(pa, pb, &point);
+            let tol = || tolerance(max_abs(&point.coords)) + frame_slack(pa, pb, &point);
             let check = || !built || far(&[(a, pa), (b, pb)], &point);
             if !holds(a, pa, &point, tol, check) || !holds(b, pb, &point, tol, check) {
                 return Err("common point outside a shape");
@@ -310,7 +386,8 @@ pub(crate) fn check_intersection(
             return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {
-            let tol = || tolerance(p.coords.amax()).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
+            let tol =
+                || tolerance(max_abs(&p.coords)).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
             let check = || !built || far(&[(a, pa), (b, pb)], p);
             if !holds(a, pa, p, tol, check) || !holds(b, pb, p, tol, check) {
                 return Err("common point outside a shape");
@@ -344,4 +421,112 @@ pub(crate) fn settle_in_place(r: &mut DistanceResult, settings: &QuerySettings) 
 /// The error for an answer that failed its check even after the GJK recomputation.
 pub(crate) fn uncertified(what: Refuted) -> GeomError {
     GeomError::Uncertified { what }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The root-free containment and upper-bound tests against the root-based ones they replace
+    //! (`outside_by ≤ τ`, |w − upper| ≤ τ): points placed at (1 ± 1%)·τ from each surface,
+    //! where only a wrong test can give the other verdict.
+
+    use nalgebra::{Matrix3, Point3, Rotation3, Vector3};
+
+    use super::{outside_by, tolerance, within_squared};
+    use crate::pose::Pose;
+    use crate::shape::{AlignedBox, Capsule, Cuboid, Cylinder, Shape, Sphere};
+
+    fn poses() -> Vec<Pose> {
+        let mut out = vec![Pose::identity()];
+        for k in 0..6 {
+            let f = k as f64;
+            let r = Rotation3::from_euler_angles(0.3 + f, 1.1 * f, 0.7 - 0.4 * f);
+            let m: Matrix3<f64> = *r.matrix();
+            let t = Vector3::new(10.0 * f - 20.0, 3.0 - f, 1e3 * f);
+            out.push(Pose::from_matrix(m, t).unwrap());
+        }
+        out
+    }
+
+    /// (shape, local surface point, local outward normal) samples.
+    fn surface_points() -> Vec<(Shape, Point3<f64>, Vector3<f64>)> {
+        let mut out = Vec::new();
+        let dirs = [
+            Vector3::new(1.0, 0.0, 0.0),
+            Vector3::new(0.3, -0.8, 0.52),
+            Vector3::new(-0.6, 0.6, -0.529_150_262_212_918),
+            Vector3::new(0.0, 0.0, -1.0),
+        ];
+        let sphere = Shape::Sphere(Sphere::new(0.7).unwrap());
+        for d in dirs {
+            let n = d.normalize();
+            out.push((sphere.clone(), Point3::from(n * 0.7), n));
+        }
+        let capsule = Shape::Capsule(Capsule::new(0.4, 1.5).unwrap());
+        for (d, z) in dirs.iter().zip([0.3f64, 1.5, -1.5, -1.5]) {
+            let n = if z.abs() < 1.5 { Vector3::new(d.x, d.y, 0.0).normalize() } else { d.normalize() };
+            let n = if z.abs() == 1.5 && n.z * z < 0.0 { -n } else { n };
+            out.push((capsule.clone(), Point3::new(0.0, 0.0, z) + n * 0.4, n));
+        }
+        let cuboid = Shape::Cuboid(Cuboid::new([0.5, 1.0, 2.0]).unwrap());
+        out.push((cuboid.clone(), Point3::new(0.5, 0.2, -1.0), Vector3::x()));
+        out.push((cuboid.clone(), Point3::new(0.5, 1.0, 2.0), Vector3::new(1.0, 1.0, 1.0).normalize()));
+        let aligned = Shape::AlignedBox(AlignedBox::new([-1.0, 0.0, 2.0], [0.0, 3.0, 2.5]).unwrap());
+        out.push((aligned.clone(), Point3::new(-0.5, 3.0, 2.2), Vector3::y()));
+        out.push((aligned, Point3::new(-1.0, 0.0, 2.0), -Vector3::new(1.0, 1.0, 1.0).normalize()));
+        let cylinder = Shape::Cylinder(Cylinder::new(0.8, 1.2).unwrap());
+        // Cap interior and side (root-free), rim (the root-based fallback).
+        out.push((cylinder.clone(), Point3::new(0.2, -0.3, 1.2), Vector3::z()));
+        out.push((cylinder.clone(), Point3::new(0.8, 0.0, 0.4), Vector3::x()));
+        out.push((cylinder, Point3::new(0.0, -0.8, -1.2), Vector3::new(0.0, -1.0, -1.0).normalize()));
+        out
+    }
+
+    #[test]
+    fn squared_containment_agrees_with_the_distance_test() {
+        let mut decided = 0;
+        for pose in poses() {
+            for (shape, q, n) in surface_points() {
+                for factor in [0.0, 0.5, 0.99, 1.01, 2.0, 1e6] {
+                    let world = pose.transform_point(&q);
+                    let tol = tolerance(world.coords.amax());
+                    let p = pose.transform_point(&(q + n * (factor * tol)));
+                    let reference = outside_by(&shape, &pose, &p).unwrap() <= tol;
+                    if let Some(fast) = within_squared(&shape, &pose, &p, tol) {
+                        decided += 1;
+                        assert_eq!(fast, reference, "{shape:?} at {factor} τ, pose {pose:?}");
+                    }
+                    // The expected verdict itself (the rotations are orthonormal to rounding,
+                    // far below 1% of τ at these sizes).
+                    assert_eq!(reference, factor < 1.0, "{shape:?} at {factor} τ");
+                }
+            }
+        }
+        assert!(decided > 300, "root-free tests made: {decided}");
+        let nan = Point3::new(f64::NAN, 0.0, 0.0);
+        for shape in surface_points().into_iter().map(|(s, _, _)| s) {
+            assert_ne!(within_squared(&shape, &Pose::identity(), &nan, 1e-12), Some(true));
+        }
+    }
+
+    #[test]
+    fn upper_bound_check_is_the_witness_distance_to_tau() {
+        use super::check_distance;
+        use crate::query::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath};
+        let a = Shape::Sphere(Sphere::new(1.0).unwrap());
+        let b = Shape::Sphere(Sphere::new(0.5).unwrap());
+        let pa = Pose::identity();
+        let pb = Pose::from_translation([3.0, 0.0, 0.0]).unwrap();
+        let (point_a, point_b) = (Point3::new(1.0, 0.0, 0.0), Point3::new(2.5, 0.0, 0.0));
+        let tol = tolerance(2.5);
+        for (shift, ok) in [(0.0, true), (0.99, true), (-0.99, true), (1.01, false), (-1.01, false)] {
+            let upper = 1.5 + shift * tol;
+            let r = DistanceResult {
+                proximity: Proximity::Separated { distance: upper, point_a, point_b, normal: Vector3::x() },
+                certificate: Certificate { lower: 1.0, upper },
+                algorithm: Algorithm::ClosedForm,
+                path: QueryPath::ClosedForm,
+            };
+            assert_eq!(check_distance((&a, &pa, &b, &pb), &r).is_ok(), ok, "upper off by {shift} τ");
+        }
+    }
 }

@@ -206,7 +206,9 @@ pub(crate) fn distance(
             } else if settings.algorithm == Algorithm::Lcp {
                 lcp_queries::box_box_distance_f64_lcp(&x, &y, &cs)?.into()
             } else {
-                lcp_queries::box_box_distance_f64(&x, &y, &cs)?.into()
+                // Placed from the user's validated shapes and poses: no Gram check per query.
+                let errors = [pa.orthonormality_error(), pb.orthonormality_error()];
+                lcp_queries::box_box::box_box_distance_f64_placed(&x, &y, errors, &cs)?.into()
             }
         }
         Kernel::PointBox { box_first } => {
