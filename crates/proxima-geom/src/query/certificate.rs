@@ -381,7 +381,8 @@ pub(crate) fn finish_along_witness(
 }
 
 impl DistanceResult {
-    /// [`DistanceResult::mirrored`] in place (no copy of the answer).
+    /// The answer with A and B exchanged, in place (no copy of the answer): witnesses
+    /// swapped, normal negated.
     #[inline(always)]
     pub(crate) fn mirror_in_place(&mut self) {
         if let Proximity::Separated { point_a, point_b, normal, .. } = &mut self.proximity {
@@ -391,13 +392,8 @@ impl DistanceResult {
     }
 
     /// The same answer with A and B exchanged (witnesses swapped, normal negated).
-    pub(crate) fn mirrored(self) -> Self {
-        let proximity = match self.proximity {
-            Proximity::Separated { distance, point_a, point_b, normal } => {
-                Proximity::Separated { distance, point_a: point_b, point_b: point_a, normal: -normal }
-            }
-            other => other,
-        };
-        Self { proximity, ..self }
+    pub(crate) fn mirrored(mut self) -> Self {
+        self.mirror_in_place();
+        self
     }
 }
