@@ -214,24 +214,26 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         it += 1;
         let k = f64::from(it);
-        let d = match accel {
-            Acceleration::None => v,
+        // Plain GJK searches along v, whose norm is `upper` (computed as v.norm()): no
+        // second square root, and no fallback to choose.
+        let momentum = match accel {
+            Acceleration::None => None,
             Acceleration::Nesterov => {
                 let delta = (k + 1.0) / (k + 3.0);
                 let y = v * delta + w_prev * (1.0 - delta);
                 dir = dir * delta + y * (1.0 - delta);
-                dir
+                Some(dir)
             }
             Acceleration::Polyak => {
                 let beta = k / (k + 3.0);
                 dir = dir * beta + v * (1.0 - beta);
-                dir
+                Some(dir)
             }
         };
-        // Plain GJK searches along v, whose norm is `upper` (computed as v.norm()): no
-        // second square root.
-        let dn = if accel == Acceleration::None { upper } else { d.norm() };
-        let (d, dn) = if dn > 0.0 && dn.is_finite() { (d, dn) } else { (v, upper) };
+        let (d, dn) = match momentum.map(|d| (d, d.norm())) {
+            Some((d, dn)) if dn > 0.0 && dn.is_finite() => (d, dn),
+            _ => (v, upper),
+        };
         let x = diff.support(&d);
         // scale = max(scale, |w|), with the root taken only when |w| is larger
         // (sqrt(fl(s²)) = s, so the comparison on squares keeps the result bit for bit; a NaN
@@ -433,6 +435,7 @@ fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 /// frames; B placed in A's by `frame`): the first support pair then faces across the middle
 /// of the two shapes. `None` when it is not finite or shorter than 1e-12 × the centres' size
 /// (the default −t is kept).
+#[inline]
 pub(crate) fn center_direction(
     ca: &Point3<f64>,
     cb: &Point3<f64>,

@@ -42,13 +42,16 @@ pub(crate) struct Simplex {
     pub len: usize,
 }
 
+/// An unused slot. All bits zero (hints 0 too: a slot's hints are read only once a support
+/// pair was pushed there), so that a new simplex is cleared with a few vector stores instead
+/// of a copy from a constant (a `memcpy` call on every GJK run).
 const ZERO: Vertex = Vertex {
     w: Vector3::new(0.0, 0.0, 0.0),
     a: Point3::new(0.0, 0.0, 0.0),
     b: Point3::new(0.0, 0.0, 0.0),
     d: Vector3::new(0.0, 0.0, 0.0),
-    ha: u32::MAX,
-    hb: u32::MAX,
+    ha: 0,
+    hb: 0,
 };
 
 /// Relative flatness threshold of a tetrahedron.

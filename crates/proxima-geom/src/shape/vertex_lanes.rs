@@ -83,7 +83,9 @@ impl VertexLanes {
     /// other lane count (the caller scans vertex by vertex).
     #[inline(always)]
     pub(crate) fn support<S: pulp::Simd>(&self, simd: S, m: &Vector3<f64>) -> Option<usize> {
-        if S::F64_LANES != 4 {
+        // (Vertex indices fit in u32 — GJK's hints are u32 — which the final conversion
+        // relies on; a larger cloud is left to the plain scan.)
+        if S::F64_LANES != 4 || self.flat.len() / 3 > u32::MAX as usize {
             return None;
         }
         let (rows, _) = S::as_simd_f64s(&self.flat);
@@ -135,8 +137,9 @@ impl VertexLanes {
         let holds_top = simd.equal_f64s(best, simd.splat_f64s(top));
         let first = simd.reduce_min_f64s(simd.select_f64s(holds_top, index, simd.splat_f64s(f64::INFINITY)));
         // A small non-negative integer: lane 0 holds top at worst at −∞ with block 0 (every
-        // value NaN or −∞), so `first` is finite; the cast is exact.
-        Some(first as usize)
+        // value NaN or −∞), so `first` is finite; the cast is exact (below the vertex count,
+        // checked above to fit in u32: a shorter conversion than to usize).
+        Some(first as u32 as usize)
     }
 }
 

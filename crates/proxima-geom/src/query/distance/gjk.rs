@@ -509,6 +509,7 @@ fn axis_seed(a: &CoreShape<'_>, b: &CoreShape<'_>, frame: &RelativeFrame) -> Opt
 /// from the middle of the link: on the Panda/iiwa hull tracks this start saves about 5% of
 /// the cold run's work. `None` (keep the default) without a polytope or when the centres
 /// (nearly) coincide.
+#[inline]
 fn center_direction(a: &Shape, b: &Shape, frame: &RelativeFrame) -> Option<Vector3<f64>> {
     let center = |s: &Shape| match s {
         Shape::ConvexPolytope(p) => Some(p.center()),
