@@ -167,16 +167,12 @@ fn initial_depth_bracket_follows_the_distance_tolerance() {
 fn initial_touching_contact_brackets_zero() {
     let cube = Shape::Cuboid(Cuboid::new([1.0, 1.0, 1.0]).unwrap());
     let hull = Shape::ConvexPolytope(
-        ConvexPolytope::hull_of(&[
-            [-1.0, -1.0, -1.0],
-            [1.0, -1.0, -1.0],
-            [0.0, 1.0, -1.0],
-            [0.0, 0.0, 1.0],
-        ])
-        .unwrap(),
+        ConvexPolytope::hull_of(&[[-1.0, -1.0, -1.0], [1.0, -1.0, -1.0], [0.0, 1.0, -1.0], [0.0, 0.0, 1.0]])
+            .unwrap(),
     );
     let up = |z: f64| RigidMotion::from_poses(&shift([0.1, -0.2, z]), &shift([0.1, -0.2, z + 3.0])).unwrap();
-    let down = |z: f64| RigidMotion::from_poses(&shift([0.1, -0.2, z]), &shift([0.1, -0.2, z - 3.0])).unwrap();
+    let down =
+        |z: f64| RigidMotion::from_poses(&shift([0.1, -0.2, z]), &shift([0.1, -0.2, z - 3.0])).unwrap();
     let lying = pose([0.0, FRAC_PI_2, 0.0], [0.0, 0.0, 1.25]);
     let capsule = Shape::Capsule(Capsule::new(0.25, 0.5).unwrap());
     let cylinder = Shape::Cylinder(Cylinder::new(0.3, 0.25).unwrap());
