@@ -26,7 +26,9 @@
 //! M_μ = A − B_μ and EPA runs far from any degeneracy; its depth bracket [δ⁻, δ⁺] gives
 //! sd ∈ [μ − δ⁺, μ − δ⁻]. What remains unresolved is an overlap or gap below EPA's
 //! tolerance × size (1e-10 × size by default): the bracket then contains 0 and the value is 0
-//! (touching), never a separation claimed for an overlap of 1e-9 × size or more.
+//! (touching), never a separation claimed for an overlap of 1e-9 × size or more. A bracket
+//! that is already that narrow (tolerance × max(1, |ends|)) is that case without the dilated
+//! run: neither it nor the candidate axes are tried then (they only narrow a bracket).
 //!
 //! # Value
 //!
@@ -40,7 +42,7 @@ use super::dispatch::{self, must_swap};
 use super::distance::{box_box_depth, gjk};
 use super::{Algorithm, Certificate, DistanceResult, Proximity, QuerySettings, SignedDistance};
 use crate::error::GeomError;
-use crate::gjk::{SupportMap, penetration_above};
+use crate::gjk::{GjkCache, SupportMap, penetration_above};
 use crate::pose::Pose;
 use crate::shape::Shape;
 
@@ -72,12 +74,15 @@ pub(crate) fn signed_distance(
     // for it as well ran EPA twice).
     let unsigned = settings.clone().with_penetration_depth(false);
     let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
-    signed_from_unsigned(a, pa, b, pb, settings, r)
+    signed_from_unsigned(a, pa, b, pb, settings, r, None)
 }
 
 /// [`signed_distance`] from the pair's unsigned answer `r` (already computed, with
 /// `penetration_depth = false`): proven separation and closed-form depths are taken as they
-/// are, every other pair gets its depth bracket (`depth_bracket`).
+/// are, every other pair gets its depth bracket (`depth_bracket`). `cache`: the GJK state that
+/// `r` left (a tracked query at the same poses), from which the depth's GJK run restarts
+/// instead of running again from nothing (the answer is the same: a warm start only saves
+/// work).
 pub(crate) fn signed_from_unsigned(
     a: &Shape,
     pa: &Pose,
@@ -85,6 +90,7 @@ pub(crate) fn signed_from_unsigned(
     pb: &Pose,
     settings: &QuerySettings,
     r: DistanceResult,
+    cache: Option<&mut GjkCache>,
 ) -> Result<SignedDistance, GeomError> {
     let bounded = a.is_bounded() && b.is_bounded();
     let exact = |value: f64, r: DistanceResult| SignedDistance {
@@ -124,20 +130,22 @@ pub(crate) fn signed_from_unsigned(
             _ => Ok(SignedDistance { value: r.distance(), certificate: r.certificate, result: r }),
         };
     }
-    depth_bracket(a, pa, b, pb, settings)
+    depth_bracket(a, pa, b, pb, settings, cache)
 }
 
-/// GJK/EPA on the pair, the candidate axes, and the dilated EPA when the sign is open.
+/// GJK/EPA on the pair (warm from `cache` when given), the candidate axes unless EPA's
+/// bracket already meets the tolerance, and the dilated EPA when the sign is open.
 fn depth_bracket(
     a: &Shape,
     pa: &Pose,
     b: &Shape,
     pb: &Pose,
     settings: &QuerySettings,
+    cache: Option<&mut GjkCache>,
 ) -> Result<SignedDistance, GeomError> {
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-    let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, None)?;
+    let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, cache.map(|c| (c, swap)))?;
     let g = if swap { g.mirrored() } else { g };
     // The signed distance's bracket so far.
     let (mut lo, mut hi) = match (g.proximity, bracket) {
@@ -154,13 +162,23 @@ fn depth_bracket(
         Proximity::Separated { normal, .. } => normal,
         _ => (pb.translation() - pa.translation()).try_normalize(0.0).unwrap_or_else(Vector3::z),
     };
-    lo = lo.max(best_axis_separation(a, pa, b, pb, &toward, true));
+    // The axes and the dilation only narrow the bracket: skipped once it meets the tolerance
+    // (relative to the depth, or to 1 like the dilation's pair size). A bracket around 0 that
+    // narrow is the unresolved touching of the module docs, with value 0 either way.
+    let met = |lo: f64, hi: f64| {
+        let width = hi - lo;
+        width.is_finite() && width <= settings.gjk.tolerance * lo.abs().max(hi.abs()).max(1.0)
+    };
+    if !met(lo, hi) {
+        lo = lo.max(best_axis_separation(a, pa, b, pb, &toward, true));
+    }
     if lo > hi {
         // Rounding of the two ends: they agree to it.
         lo = hi;
     }
     if lo < 0.0
         && hi >= 0.0
+        && !met(lo, hi)
         && let Some((dlo, dhi)) = dilated(a, pa, b, pb, settings, hi)?
     {
         lo = lo.max(dlo);

@@ -160,6 +160,44 @@ fn initial_depth_bracket_follows_the_distance_tolerance() {
     }
 }
 
+/// Pairs exactly touching at the start (the true signed distance is 0): an initial contact
+/// whose bracket contains 0 and is as narrow as the search's tolerance, with the value 0 —
+/// the bracket, not a dilated re-solve, settles touching once it is that narrow.
+#[test]
+fn initial_touching_contact_brackets_zero() {
+    let cube = Shape::Cuboid(Cuboid::new([1.0, 1.0, 1.0]).unwrap());
+    let hull = Shape::ConvexPolytope(
+        ConvexPolytope::hull_of(&[[-1.0, -1.0, -1.0], [1.0, -1.0, -1.0], [0.0, 1.0, -1.0], [0.0, 0.0, 1.0]])
+            .unwrap(),
+    );
+    let up = |z: f64| RigidMotion::from_poses(&shift([0.1, -0.2, z]), &shift([0.1, -0.2, z + 3.0])).unwrap();
+    let down =
+        |z: f64| RigidMotion::from_poses(&shift([0.1, -0.2, z]), &shift([0.1, -0.2, z - 3.0])).unwrap();
+    let lying = pose([0.0, FRAC_PI_2, 0.0], [0.0, 0.0, 1.25]);
+    let capsule = Shape::Capsule(Capsule::new(0.25, 0.5).unwrap());
+    let cylinder = Shape::Cylinder(Cylinder::new(0.3, 0.25).unwrap());
+    let still = RigidMotion::stationary(Pose::identity());
+    let cases: [(&Shape, RigidMotion, &Shape); 5] = [
+        // A capsule lying on the cube's top face (its axis 0.25 above it), moving away and
+        // towards it; a cylinder standing on the top face (flat against flat); a sphere on the
+        // hull's bottom face.
+        (&cube, RigidMotion::from_poses(&lying, &shift([0.0, 0.0, 4.0])).unwrap(), &capsule),
+        (&cube, RigidMotion::from_poses(&lying, &shift([0.0, 0.0, -4.0])).unwrap(), &capsule),
+        (&cube, up(1.25), &cylinder),
+        (&cube, down(1.25), &cylinder),
+        (&hull, down(-1.5), &sphere(0.5)),
+    ];
+    for (k, (a, motion, b)) in cases.into_iter().enumerate() {
+        let r = time_of_impact(a, &still, b, &motion, &ToiSettings::default()).unwrap();
+        let ToiOutcome::InitialContact(c) = r.outcome else { panic!("case {k}: {r:?}") };
+        let (lo, hi) = (c.bracket.lower, c.bracket.upper);
+        // Sizes below 4: the default tolerance 1e-9 of that.
+        assert!(lo <= 0.0 && 0.0 <= hi && hi - lo <= 4e-9, "case {k}: [{lo:e}, {hi:e}]");
+        assert!(lo <= c.signed_distance && c.signed_distance <= hi, "case {k}: {c:?}");
+        assert!(c.signed_distance.abs() <= 4e-9, "case {k}: {c:?}");
+    }
+}
+
 #[test]
 fn a_parallel_pass_is_a_proven_miss() {
     // The ball passes at clearance 0.05 above the box: no contact, and the proof says so.

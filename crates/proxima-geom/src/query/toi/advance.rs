@@ -544,7 +544,7 @@ impl<'s> Search<'s> {
         // is proven either way, only as narrow as a hit's distance is.
         let mut query = self.query.clone().with_penetration_depth(true);
         query.gjk.tolerance = query.gjk.tolerance.max(self.settings.distance_tolerance);
-        signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r)
+        signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r, Some(&mut self.cache))
     }
 
     /// Within the margin at the start: the signed distance (penetration depth) with its
