@@ -448,3 +448,37 @@ fn finish(
     };
     Dqp3Result { outcome, status, lower, upper: dist, passes, alpha_steps }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memo answers every ordered facet pair as the hull's table does, whatever pair it
+    /// held before (a memo keyed without the order, or not replaced on a miss, fails here).
+    #[test]
+    fn edge_memo_matches_the_hull_table() {
+        let points: Vec<[f64; 3]> = (0..60)
+            .map(|i| {
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 60.0;
+                let r = (1.0 - z * z).sqrt();
+                let phi = i as f64 * 2.399_963_229_728_653;
+                [r * phi.cos(), 0.8 * r * phi.sin(), 1.2 * z]
+            })
+            .collect();
+        let p = FacetPolyhedron::from_vertices(&points).expect("facet form");
+        let h = p.hull().expect("built from vertices");
+        let mut memo = EdgeMemo::default();
+        let mut hits = 0;
+        for g in 0..p.num_facets() as u32 {
+            for &k in p.neighbours(g as usize) {
+                // Each pair twice in a row (the second a memo hit), then reversed.
+                for (a, b) in [(g, k), (g, k), (k, g)] {
+                    let expected = h.common_edge(a as usize, b);
+                    assert_eq!(memo.common_edge(h, a, b), expected, "facets {a}, {b}");
+                    hits += usize::from(expected.is_some());
+                }
+            }
+        }
+        assert!(hits > 0);
+    }
+}
