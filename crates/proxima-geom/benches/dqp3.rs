@@ -1,8 +1,18 @@
 //! DQP3 benchmarks (divan): cold query vs warm tracking step vs facet count (facet-balls on
 //! the spec §7.2 protocol), and the harness workloads `polytope_N` (cold) and
-//! `track_polytope_64/512` (warm tracking, per step), hulls converted to facets once.
+//! `track_polytope_64/512` (warm tracking, per step), hulls converted to facets once; and the
+//! certified warm step on robot-link hulls (`robot_hull_warm`: [`Dqp3ShapeTracker`] on
+//! [`FacetShape`]s, the library path `proxima bench-geometry --variants dqp3` times in its
+//! `track_warm` section).
 //!
 //! `cargo bench -p proxima-geom --bench dqp3`
+//!
+//! `robot_hull_warm` runs on the vendored Panda tracks (`testdata/robots/panda`, always there)
+//! and on the harness workload `scripts/dqp3-vs-coal.sh` writes (Panda and iiwa hulls,
+//! `target/dqp3-vs-coal/track_robot_hulls.json`, or the file named by `DQP3_ROBOT_WORKLOAD`),
+//! skipped when that file is absent. For stable A/B numbers on a shared machine count
+//! instructions instead of timing:
+//! `valgrind --tool=callgrind target/release/deps/dqp3-* robot_hull_warm --sample-count 1 --sample-size 1`.
 //!
 //! Compare with coal on the same workloads:
 //! `../shared/bench/geometry/native/build/bench_coal --workload ../shared/bench/geometry/workloads/track_polytope_64.json`.
@@ -10,8 +20,9 @@
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use nalgebra::{Matrix3, Rotation3, Unit, Vector3};
-use proxima_geom::Pose;
 use proxima_geom::dqp3::{Dqp3Settings, Dqp3Tracker, FacetPolyhedron, distance_dqp3, genball};
+use proxima_geom::shape::ConvexPolytope;
+use proxima_geom::{Dqp3ShapeTracker, FacetShape, Pose, QuerySettings, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -208,6 +219,101 @@ fn harness_track(bencher: Bencher, name: &str) {
             let mut tr = Dqp3Tracker::new(&w.shapes[a], &w.shapes[b]);
             for (pa, pb) in poses {
                 acc += tr.step(pa, pb).upper;
+            }
+        }
+        acc
+    });
+}
+
+/// One robot track: the indices of its two shapes and their poses per step.
+type RobotTrack = (usize, usize, Vec<(Pose, Pose)>);
+
+/// Robot-link hulls as [`FacetShape`]s and tracks between them.
+struct RobotTracks {
+    shapes: Vec<FacetShape>,
+    tracks: Vec<RobotTrack>,
+}
+
+fn robot_tracks(shapes: Vec<(String, Shape)>, tracks: &serde_json::Value) -> Option<RobotTracks> {
+    let index = |n: &serde_json::Value| shapes.iter().position(|(id, _)| Some(id.as_str()) == n.as_str());
+    let tracks = tracks
+        .as_array()?
+        .iter()
+        .map(|t| {
+            let (pa, pb) = (t["poses_a"].as_array()?, t["poses_b"].as_array()?);
+            Some((
+                index(&t["a"])?,
+                index(&t["b"])?,
+                pa.iter().zip(pb).map(|(x, y)| (pose(x), pose(y))).collect(),
+            ))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let shapes = shapes.into_iter().map(|(_, s)| FacetShape::new(s).ok()).collect::<Option<Vec<_>>>()?;
+    Some(RobotTracks { shapes, tracks })
+}
+
+/// The vendored Panda link hulls and tracks (12 × 40 steps).
+fn vendored_panda() -> Option<RobotTracks> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/robots/panda");
+    let meshes: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/meshes.json")).ok()?).ok()?;
+    let shapes = meshes["links"]
+        .as_object()?
+        .iter()
+        .map(|(name, pts)| {
+            let points: Vec<[f64; 3]> = pts
+                .as_array()?
+                .iter()
+                .map(|p| Some([p[0].as_f64()?, p[1].as_f64()?, p[2].as_f64()?]))
+                .collect::<Option<_>>()?;
+            Some((name.clone(), Shape::ConvexPolytope(ConvexPolytope::hull_of(&points).ok()?)))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let tracks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/tracks.json")).ok()?).ok()?;
+    robot_tracks(shapes, &tracks["tracks"])
+}
+
+/// The harness workload of `scripts/dqp3-vs-coal.sh` (shapes read as the CLI reads them).
+fn harness_robot() -> Option<RobotTracks> {
+    let path = std::env::var("DQP3_ROBOT_WORKLOAD").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/dqp3-vs-coal/track_robot_hulls.json").into()
+    });
+    let w: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let shapes = w["shapes"]
+        .as_array()?
+        .iter()
+        .map(|s| {
+            // Every shape of this workload is `convex` with `faces` (read as the CLI does).
+            let triples = |v: &serde_json::Value| -> Option<Vec<[f64; 3]>> {
+                v.as_array()?.iter().map(|p| Some([p[0].as_f64()?, p[1].as_f64()?, p[2].as_f64()?])).collect()
+            };
+            let faces: Vec<[usize; 3]> =
+                triples(&s["faces"])?.iter().map(|f| f.map(|i| i as usize)).collect();
+            let polytope = ConvexPolytope::with_faces(triples(&s["vertices"])?, &faces).ok()?;
+            Some((s["id"].as_str()?.to_string(), Shape::ConvexPolytope(polytope)))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    robot_tracks(shapes, &w["tracks"])
+}
+
+/// The certified warm DQP3 step on robot-link hulls: one [`Dqp3ShapeTracker`] per track, items =
+/// all steps (each track's first step, a GJK seed, included: the harness's `track_warm`
+/// convention).
+#[divan::bench(args = ["vendored_panda", "harness"])]
+fn robot_hull_warm(bencher: Bencher, name: &str) {
+    let Some(w) = (if name == "harness" { harness_robot() } else { vendored_panda() }) else {
+        eprintln!("robot workload {name} not found (run scripts/dqp3-vs-coal.sh): skipped");
+        return;
+    };
+    let settings = QuerySettings::default();
+    let steps: usize = w.tracks.iter().map(|t| t.2.len()).sum();
+    bencher.counter(ItemsCount::new(steps)).bench_local(|| {
+        let mut acc = 0.0;
+        for (a, b, poses) in &w.tracks {
+            let mut tr = Dqp3ShapeTracker::new(&w.shapes[*a], &w.shapes[*b], &settings).unwrap();
+            for (pa, pb) in poses {
+                acc += tr.step(pa, pb).map_or(0.0, |r| r.certificate.upper);
             }
         }
         acc

@@ -284,7 +284,7 @@ pub(crate) fn distance_dqp3_active(
 
 fn cold_state(a: &FacetPolyhedron, b: &FacetPolyhedron) -> solver::Warm {
     // The centroids are strictly interior (checked by the constructors): no active facet.
-    solver::Warm { x: [a.centroid, b.centroid], act: [[0; 3]; 2], count: [0, 0], margin: [0.0; 2] }
+    solver::Warm { x: [a.centroid, b.centroid], act: [[0; 3]; 2], count: [0, 0], ..Default::default() }
 }
 
 /// Warm-started DQP3 along a trajectory: keeps the object-frame points and active sets
@@ -370,7 +370,7 @@ impl<'p> Dqp3Tracker<'p> {
         let (la, lb) = (pose_a.inverse_transform_point(xa).coords, pose_b.inverse_transform_point(xb).coords);
         let (act_a, na) = solver::detect(self.a, &la);
         let (act_b, nb) = solver::detect(self.b, &lb);
-        self.warm = solver::Warm { x: [la, lb], act: [act_a, act_b], count: [na, nb], margin: [0.0; 2] };
+        self.warm = solver::Warm { x: [la, lb], act: [act_a, act_b], count: [na, nb], ..Default::default() };
         self.last_common = None;
     }
 

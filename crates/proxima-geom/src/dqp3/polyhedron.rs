@@ -288,7 +288,9 @@ impl FacetPolyhedron {
     }
     /// Inward unit normal of facet j (object frame).
     pub fn normal(&self, j: usize) -> Vector3<f64> {
-        Vector3::new(self.ax[j], self.ay[j], self.az[j])
+        // From the packed plane (one bounds check and one cache line; the same numbers).
+        let [ax, ay, az, _] = self.planes[j];
+        Vector3::new(ax, ay, az)
     }
     /// Offset b_j of facet j (a_j·x ≥ b_j).
     pub fn offset(&self, j: usize) -> f64 {

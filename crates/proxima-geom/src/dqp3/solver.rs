@@ -25,6 +25,35 @@ pub(super) struct Warm {
     /// A lower bound on min_j slack_j at x (object frame) while no facet is active, or 0
     /// (unknown): a space step shorter than it cannot hit any facet, so no scan is needed.
     pub margin: [f64; 2],
+    /// The last common-edge lookup per object: along a trajectory the same two facets stay
+    /// active for many steps, and the lookup reads three tables far from the rest of the
+    /// step's data.
+    pub edge: [EdgeMemo; 2],
+}
+
+/// [`HullFacets::common_edge`] of one ordered facet pair, remembered (see [`Warm::edge`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct EdgeMemo {
+    pair: [u32; 2],
+    shared: Option<[u32; 2]>,
+}
+
+impl Default for EdgeMemo {
+    fn default() -> Self {
+        // No facet has index u32::MAX: the first lookup always misses.
+        Self { pair: [u32::MAX; 2], shared: None }
+    }
+}
+
+impl EdgeMemo {
+    /// `h.common_edge(g, k)`, from the memo when it holds that pair.
+    #[inline]
+    fn common_edge(&mut self, h: &HullFacets, g: u32, k: u32) -> Option<[u32; 2]> {
+        if self.pair != [g, k] {
+            *self = Self { pair: [g, k], shared: h.common_edge(g as usize, k) };
+        }
+        self.shared
+    }
 }
 
 /// Object-frame slack tolerance for the active-set consistency check.
@@ -33,7 +62,10 @@ fn slack_tol(p: &FacetPolyhedron) -> f64 {
 }
 
 fn slack(p: &FacetPolyhedron, j: usize, x: &V) -> f64 {
-    p.ax[j] * x.x + p.ay[j] * x.y + p.az[j] * x.z - p.b[j]
+    // The packed plane: one bounds check and one cache line (the same numbers and operations
+    // as the split arrays the full scans use, so the same value).
+    let [ax, ay, az, b] = p.planes[j];
+    ax * x.x + ay * x.y + az * x.z - b
 }
 
 /// Active constraints at x (index order, independent, at most 3).
@@ -78,7 +110,15 @@ pub(super) fn detect(p: &FacetPolyhedron, x: &V) -> ([u32; 3], usize) {
 /// Constraints with |a·d̂| ≤ 1e-10 are not blocking (the violation this allows is at most
 /// 1e-10·|dx|; it also keeps dependent normals out of the active set). `len` = |dx| (the caller has it).
 #[inline]
-fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, len: f64, act: &[u32], adjacency: bool) -> (f64, u32, f64) {
+fn ratio_test(
+    p: &FacetPolyhedron,
+    x: &V,
+    dx: &V,
+    len: f64,
+    act: &[u32],
+    adjacency: bool,
+    edge: &mut EdgeMemo,
+) -> (f64, u32, f64) {
     let thr = -1e-10 * len;
     if adjacency && !act.is_empty() {
         let (mut best, mut arg) = (f64::INFINITY, u32::MAX);
@@ -93,7 +133,7 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, len: f64, act: &[u32], adjacen
             // One active facet of a hull: the facets across its boundary edges.
             (Some(h), [g]) => h.edge_neighbours(*g as usize).iter().for_each(|&j| visit(j)),
             // Two: the facets at the end point of their common edge that the motion heads for.
-            (Some(h), [g, k]) if let Some(end) = edge_end(h, *g, *k, dx) => {
+            (Some(h), [g, k]) if let Some(end) = edge_end(h, edge.common_edge(h, *g, *k), dx) => {
                 h.incident(end as usize).iter().for_each(|&j| visit(j));
             }
             _ => p.neighbours(act[0] as usize).iter().for_each(|&j| visit(j)),
@@ -138,13 +178,13 @@ fn ratio_test(p: &FacetPolyhedron, x: &V, dx: &V, len: f64, act: &[u32], adjacen
     (best, arg, smin)
 }
 
-/// The end point of the common edge of facets g and k that a motion along `dx` (on the line of
+/// The end point of the common edge of two facets (`shared`: the two hull vertices their
+/// boundary loops share, [`HullFacets::common_edge`]) that a motion along `dx` (on the line of
 /// the two planes) heads for: the shared hull vertex w with dx·(w − w') ≥ 0 for the other
-/// shared vertex w'. `None` unless their boundary loops share exactly two vertices (the caller
-/// then scans g's vertex neighbours).
-fn edge_end(h: &HullFacets, g: u32, k: u32, dx: &V) -> Option<u32> {
-    // The shared pair is stored per neighbouring facet pair at construction.
-    let shared = h.common_edge(g as usize, k)?;
+/// shared vertex w'. `None` unless the loops share exactly two vertices (the caller then scans
+/// the first facet's vertex neighbours).
+fn edge_end(h: &HullFacets, shared: Option<[u32; 2]>, dx: &V) -> Option<u32> {
+    let shared = shared?;
     let [u, w] = shared.map(|i| h.vertices[i as usize]);
     Some(if dx.dot(&(w - u)) >= 0.0 { shared[1] } else { shared[0] })
 }
@@ -292,8 +332,8 @@ pub(super) fn run(
                 warm.margin[i] -= len;
                 continue;
             }
-            let (a, j, smin) =
-                ratio_test(p[i], &warm.x[i], &dobj[i], len, &warm.act[i][..warm.count[i]], adjacency);
+            let act = &warm.act[i][..warm.count[i]];
+            let (a, j, smin) = ratio_test(p[i], &warm.x[i], &dobj[i], len, act, adjacency, &mut warm.edge[i]);
             warm.margin[i] = if warm.count[i] == 0 { smin - len } else { 0.0 };
             if a < 1.0 && warm.count[i] < 3 {
                 warm.margin[i] = 0.0;
@@ -407,4 +447,38 @@ fn finish(
         }
     };
     Dqp3Result { outcome, status, lower, upper: dist, passes, alpha_steps }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memo answers every ordered facet pair as the hull's table does, whatever pair it
+    /// held before (a memo keyed without the order, or not replaced on a miss, fails here).
+    #[test]
+    fn edge_memo_matches_the_hull_table() {
+        let points: Vec<[f64; 3]> = (0..60)
+            .map(|i| {
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / 60.0;
+                let r = (1.0 - z * z).sqrt();
+                let phi = i as f64 * 2.399_963_229_728_653;
+                [r * phi.cos(), 0.8 * r * phi.sin(), 1.2 * z]
+            })
+            .collect();
+        let p = FacetPolyhedron::from_vertices(&points).expect("facet form");
+        let h = p.hull().expect("built from vertices");
+        let mut memo = EdgeMemo::default();
+        let mut hits = 0;
+        for g in 0..p.num_facets() as u32 {
+            for &k in p.neighbours(g as usize) {
+                // Each pair twice in a row (the second a memo hit), then reversed.
+                for (a, b) in [(g, k), (g, k), (k, g)] {
+                    let expected = h.common_edge(a as usize, b);
+                    assert_eq!(memo.common_edge(h, a, b), expected, "facets {a}, {b}");
+                    hits += usize::from(expected.is_some());
+                }
+            }
+        }
+        assert!(hits > 0);
+    }
 }
