@@ -110,6 +110,13 @@ pub(crate) fn bound_direction(
 /// shape has its core's features (the dilation keeps the normals); a Minkowski sum has both
 /// summands' features and, as face normals, the cross products of their edges (an edge of
 /// one swept along an edge of the other is a face of the sum).
+///
+/// Each direction is kept once: a box's face normals are its edge directions, and a capsule's
+/// or cylinder's axis is both its caps' normal and its generators' direction, so those are in
+/// `edges` only (where a Minkowski sum crosses them) and `normals` holds the face normals that
+/// are no edge direction. [`FeatureAxes::all`] is then the set of candidate axes without
+/// repeats: box–box tries its 3 + 3 + 9 axes instead of 6 + 6 + 36 (the same best separation,
+/// a repeated axis giving the same value).
 #[derive(Default)]
 struct FeatureAxes {
     normals: Vec<Vector3<f64>>,
@@ -128,10 +135,8 @@ impl FeatureAxes {
         let axis = |k: usize| -> Vector3<f64> { r.column(k).into() };
         match shape {
             Shape::Cuboid(_) | Shape::AlignedBox(_) => {
-                for k in 0..3 {
-                    self.normals.push(axis(k));
-                    self.edges.push(axis(k));
-                }
+                // Face normals and edge directions alike.
+                self.edges.extend([axis(0), axis(1), axis(2)]);
             }
             Shape::Triangle(t) => {
                 let [v0, v1, v2] = t.vertices();
@@ -144,7 +149,7 @@ impl FeatureAxes {
                 self.edges.push(r * (q - p));
             }
             Shape::Capsule(_) | Shape::Cylinder(_) => {
-                self.normals.push(axis(2));
+                // The caps' normal and the generators' direction.
                 self.edges.push(axis(2));
             }
             Shape::Cone(c) => {
@@ -178,7 +183,7 @@ impl FeatureAxes {
         }
     }
 
-    /// Every normal and edge direction.
+    /// Every candidate axis (face normals and edge directions, each once).
     fn all(&self) -> impl Iterator<Item = &Vector3<f64>> {
         self.normals.iter().chain(&self.edges)
     }
