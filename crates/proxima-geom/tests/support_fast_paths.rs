@@ -57,7 +57,7 @@ fn surface_samples(s: &Shape, rng: &mut SmallRng) -> Vec<Point3<f64>> {
             Shape::Cylinder(x) => {
                 // The side, and the caps (the rim with them).
                 let rho = if rng.random_bool(0.5) { 1.0 } else { rng.random_range(0.0..=1.0) };
-                let z = if rho == 1.0 { t } else if t >= 0.0 { 1.0 } else { -1.0 };
+                let z = if rho == 1.0 { t } else { t.signum() };
                 Point3::new(x.radius() * rho * u.cos(), x.radius() * rho * u.sin(), z * x.half_height())
             }
             Shape::AlignedBox(x) => {
@@ -128,9 +128,9 @@ fn support_values_match_points_and_bound_the_surface() {
                     }
                     Shape::Ellipsoid(e) => local.coords.component_div(&e.radii()).norm() <= 1.0 + slack,
                     Shape::Sphere(x) => local.coords.norm() <= x.radius() + slack,
-                    Shape::AlignedBox(b) => (0..3).all(|k| {
-                        local[k] >= b.min()[k] - slack && local[k] <= b.max()[k] + slack
-                    }),
+                    Shape::AlignedBox(b) => {
+                        (0..3).all(|k| local[k] >= b.min()[k] - slack && local[k] <= b.max()[k] + slack)
+                    }
                     _ => true,
                 };
                 assert!(inside, "{s:?} at {scale}: support point {local} outside the shape");
