@@ -1,12 +1,12 @@
-//! The support functions' fast paths (closed-form support values of spheres, boxes and
-//! capsules; the root-and-multiply normalizations of cylinders, cones, ellipsoids and unit
+//! The support functions' fast paths (closed-form support values of spheres, cuboids, aligned
+//! boxes, capsules and cylinders; the root-and-multiply normalizations of cylinders, cones, ellipsoids and unit
 //! directions, with `hypot`/rescaling only when squares would overflow or underflow) against
 //! independent truth: the support value equals n·(support point) and is at least n·x for
 //! points x sampled on the shape's surface, at direction magnitudes from 1e-300 to 1e300 (the
 //! ranges where the fast paths hand over to the guarded ones).
 
 use nalgebra::{Point3, Rotation3, Vector3};
-use proxima_geom::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Sphere};
+use proxima_geom::shape::{AlignedBox, Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Sphere};
 use proxima_geom::{Pose, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -17,6 +17,11 @@ fn shapes() -> Vec<Shape> {
         Shape::Cuboid(Cuboid::new([0.3, 1.2, 2.0]).unwrap()),
         Shape::Capsule(Capsule::new(0.4, 1.5).unwrap()),
         Shape::Cylinder(Cylinder::new(0.9, 0.6).unwrap()),
+        // Thin and flat: the radial and axial terms of very different sizes.
+        Shape::Cylinder(Cylinder::new(40.0, 1e-3).unwrap()),
+        Shape::Cylinder(Cylinder::new(1e-3, 30.0).unwrap()),
+        // Off-centre, all corners in one octant on two axes.
+        Shape::AlignedBox(AlignedBox::new([0.5, -3.0, -0.2], [1.5, -1.0, 2.5]).unwrap()),
         Shape::Ellipsoid(Ellipsoid::new([1.0, 2.0, 5.0]).unwrap()),
         Shape::Cone(Cone::new(0.8, 1.1).unwrap()),
     ]
@@ -50,7 +55,21 @@ fn surface_samples(s: &Shape, rng: &mut SmallRng) -> Vec<Point3<f64>> {
                 Point3::new(r * u.cos(), r * u.sin(), t) * x.radius() + Vector3::new(0.0, 0.0, z)
             }
             Shape::Cylinder(x) => {
-                Point3::new(x.radius() * u.cos(), x.radius() * u.sin(), t * x.half_height())
+                // The side, and the caps (the rim with them).
+                let rho = if rng.random_bool(0.5) { 1.0 } else { rng.random_range(0.0..=1.0) };
+                let z = if rho == 1.0 { t } else { t.signum() };
+                Point3::new(x.radius() * rho * u.cos(), x.radius() * rho * u.sin(), z * x.half_height())
+            }
+            Shape::AlignedBox(x) => {
+                let (lo, hi) = (x.min(), x.max());
+                let k = rng.random_range(0..3);
+                let mut p = Vector3::new(
+                    rng.random_range(lo.x..=hi.x),
+                    rng.random_range(lo.y..=hi.y),
+                    rng.random_range(lo.z..=hi.z),
+                );
+                p[k] = if rng.random_bool(0.5) { hi[k] } else { lo[k] };
+                Point3::from(p)
             }
             Shape::Ellipsoid(x) => {
                 let r = (1.0 - t * t).sqrt();
@@ -109,6 +128,9 @@ fn support_values_match_points_and_bound_the_surface() {
                     }
                     Shape::Ellipsoid(e) => local.coords.component_div(&e.radii()).norm() <= 1.0 + slack,
                     Shape::Sphere(x) => local.coords.norm() <= x.radius() + slack,
+                    Shape::AlignedBox(b) => {
+                        (0..3).all(|k| local[k] >= b.min()[k] - slack && local[k] <= b.max()[k] + slack)
+                    }
                     _ => true,
                 };
                 assert!(inside, "{s:?} at {scale}: support point {local} outside the shape");

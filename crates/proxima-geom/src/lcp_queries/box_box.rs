@@ -298,15 +298,18 @@ pub(crate) fn box_extent(b: &BoxN<f64, 3>, n: &[f64; 3]) -> (f64, f64) {
     (c - r, c + r)
 }
 
-/// max(1, |coordinates of the centers|, half extents) without allocating.
+/// max(1, |coordinates of the centers|, half extents) without allocating: a plain loop over the
+/// four arrays (the same maxima in the same order as a fold over their chain, which compiled
+/// to ~220 instructions per call, twice per query, against ~30).
 #[inline]
 fn box_scale(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> f64 {
-    a.center
-        .iter()
-        .chain(&b.center)
-        .chain(&a.half_extents)
-        .chain(&b.half_extents)
-        .fold(1.0f64, |m, v| m.max(v.abs()))
+    let mut m = 1.0f64;
+    for v in [&a.center, &b.center, &a.half_extents, &b.half_extents] {
+        for x in v {
+            m = m.max(x.abs());
+        }
+    }
+    m
 }
 
 /// The support-function certificate of a box pair, tightened over the SAT directions (the

@@ -55,6 +55,20 @@ impl Shape {
                     let m = pose.rotation().transpose() * n;
                     c.half_height() * m.z.abs() + c.radius() * n2.sqrt()
                 }
+                // The rim point (r m_xy/|m_xy|, ±h) of the support point, dotted with m:
+                // r |m_xy| + h |m_z| (`planar_len` keeps |m_xy| exact when its square
+                // underflows, as the support point's normalization does).
+                Shape::Cylinder(c) => {
+                    let m = pose.rotation().transpose() * n;
+                    c.radius() * planar_len(m.x, m.y) + c.half_height() * m.z.abs()
+                }
+                // The corner the support point picks (hi where m_k ≥ 0, else lo), dotted with m.
+                Shape::AlignedBox(b) => {
+                    let m = pose.rotation().transpose() * n;
+                    let (lo, hi) = (b.min(), b.max());
+                    let pick = |x: f64, l: f64, h: f64| x * if x >= 0.0 { h } else { l };
+                    pick(m.x, lo.x, hi.x) + pick(m.y, lo.y, hi.y) + pick(m.z, lo.z, hi.z)
+                }
                 _ => f64::NAN,
             };
             let h = n.dot(pose.translation()) + local;

@@ -77,6 +77,7 @@ fn arr(p: &Point3<f64>) -> [f64; 3] {
     [p.x, p.y, p.z]
 }
 
+#[inline]
 fn world_box(s: &Shape, pose: &Pose) -> Option<BoxN<f64, 3>> {
     let (center, half) = match s {
         Shape::Cuboid(c) => (Point3::from(*pose.translation()), c.half_extents()),
