@@ -38,8 +38,8 @@ use nalgebra::{Matrix2, Vector2, Vector3};
 #[cfg(test)]
 use super::point_ellipsoid::project3;
 
-/// Newton steps before giving up.
-const MAX_STEPS: usize = 16;
+/// Steps (Newton or bisection) before giving up.
+const MAX_STEPS: usize = 64;
 
 /// The closest points (t on the segment, x on the ellipsoid surface, ellipsoid frame) of the
 /// segment p₀ + t·u, t ∈ [0, 1], and the solid ellipsoid with semi-axes `radii`, with the
@@ -61,15 +61,13 @@ pub(crate) fn closest_segment_ellipsoid(
         return None;
     }
     let a2 = radii.component_mul(radii);
-    let (t, lambda, steps) = if uu == 0.0 || q(ts) <= 1.0 {
-        (tc, None, 0)
-    } else {
-        let (t, lambda, steps) = newton(&a2, p0, u, ts)?;
-        // (Clamped: the endpoint's multiplier is solved afresh below.)
-        if (0.0..=1.0).contains(&t) { (t, Some(lambda), steps) } else { (t.clamp(0.0, 1.0), None, steps) }
-    };
+    let (t, lambda, steps) =
+        if uu == 0.0 || q(ts) <= 1.0 { (tc, None, 0) } else { minimise(&a2, p0, u, tc)? };
     let p = p0 + u * t;
-    let lambda = secular(&a2, &p, lambda.unwrap_or_else(|| lambda_guess(&a2, &p)))?;
+    let lambda = match lambda {
+        Some(l) => l,
+        None => secular(&a2, &p, lambda_guess(&a2, &p))?,
+    };
     Some((t, a2.component_mul(&p).component_div(&a2.add_scalar(lambda)), steps))
 }
 
@@ -83,10 +81,11 @@ fn lambda_guess(a2: &Vector3<f64>, p: &Vector3<f64>) -> f64 {
 }
 
 /// The multiplier λ > 0 of the closest surface point of the ellipsoid (a² = squared semi-axes)
-/// to p outside it: the root of F(λ) = Σ aᵢ²pᵢ²/(aᵢ² + λ)² − 1, by Newton from `guess` (from 0
-/// when F(guess) < 0). F is convex and decreasing on λ ≥ 0 with F(0) > 0 (p outside), so the
-/// iterates from the left of the root increase monotonically without overshooting, and they
-/// stop when a step no longer increases λ (full precision). `None` when p is not outside.
+/// to p outside it: the root of F(λ) = Σ aᵢ²pᵢ²/(aᵢ² + λ)² − 1 by Newton from `guess`. F is
+/// convex and decreasing on λ ≥ 0 with F(0) > 0 (p outside): from a guess right of the root
+/// one Newton step lands left of it (the tangent lies below F), clamped at 0; from the left
+/// the iterates increase monotonically without overshooting, and stop when a step no longer
+/// increases λ (full precision). `None` when p is not outside.
 fn secular(a2: &Vector3<f64>, p: &Vector3<f64>, guess: f64) -> Option<f64> {
     let ap2 = a2.component_mul(&p.component_mul(p));
     let eval = |l: f64| {
@@ -94,10 +93,15 @@ fn secular(a2: &Vector3<f64>, p: &Vector3<f64>, guess: f64) -> Option<f64> {
         let aw = ap2.component_mul(&w).component_mul(&w);
         (aw.sum() - 1.0, -2.0 * aw.dot(&w))
     };
-    let mut lambda = if guess > 0.0 && eval(guess).0 >= 0.0 { guess } else { 0.0 };
-    let (f0, _) = eval(lambda);
-    if lambda == 0.0 && (f0.is_nan() || f0 <= 0.0) {
+    let (f0, _) = eval(0.0);
+    if f0.is_nan() || f0 <= 0.0 {
         return None;
+    }
+    let mut lambda = if guess.is_finite() && guess > 0.0 { guess } else { 0.0 };
+    let (f, df) = eval(lambda);
+    if f < 0.0 {
+        let left = lambda - f / df;
+        lambda = if left.is_finite() && left > 0.0 { left } else { 0.0 };
     }
     for _ in 0..64 {
         let (f, df) = eval(lambda);
@@ -110,40 +114,67 @@ fn secular(a2: &Vector3<f64>, p: &Vector3<f64>, guess: f64) -> Option<f64> {
     Some(lambda)
 }
 
-/// The line's minimiser t by Newton on (t, λ) from t₀ (see the module docs), with the
-/// multiplier and the steps taken; `None` when the iterates do not settle.
-fn newton(a2: &Vector3<f64>, p0: &Vector3<f64>, u: &Vector3<f64>, t0: f64) -> Option<(f64, f64, usize)> {
-    let mut t = t0;
-    // (The 2 × 2 Newton corrects λ together with t: the estimate is start enough.)
-    let mut lambda = lambda_guess(a2, &(p0 + u * t));
-    if !lambda.is_finite() || lambda <= 0.0 {
-        return None;
-    }
+/// The minimiser of the convex f(t) = dist(p₀ + t·u, E) over [0, 1] from t₀ ∈ [0, 1], with its
+/// multiplier and the steps taken: the sign of f'(t) is that of G(t, λ(t)) = Σ uᵢpᵢ/(aᵢ² + λ)
+/// (λ(t) the secular root at p(t), see the module docs), so [lo, hi] brackets the minimiser;
+/// each step is Newton's on the 2 × 2 system at (t, λ(t)), replaced by the bisection of the
+/// bracket when it leaves it. An endpoint is the answer when f' points outwards there.
+/// `None` when a point of the segment is not outside or the steps do not settle.
+fn minimise(
+    a2: &Vector3<f64>,
+    p0: &Vector3<f64>,
+    u: &Vector3<f64>,
+    t0: f64,
+) -> Option<(f64, Option<f64>, usize)> {
     let (ulen, scale) = (u.norm(), p0.amax().max((p0 + u).amax()).max(a2.amax().sqrt()));
-    for k in 1..=MAX_STEPS {
+    let eval = |t: f64, guess: f64| {
         let p = p0 + u * t;
+        let lambda = secular(a2, &p, guess)?;
         let w = a2.add_scalar(lambda).map(|d| 1.0 / d);
-        let aw = a2.component_mul(&w);
-        let (apw, puw) = (p.component_mul(&aw), p.component_mul(&w));
-        let apww = apw.component_mul(&w);
-        let f = apww.dot(&p) - 1.0;
-        let g = u.dot(&puw);
+        Some((p, lambda, w, u.dot(&p.component_mul(&w))))
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    let mut t = t0;
+    let p = p0 + u * t;
+    let (mut p, mut lambda, mut w, mut g) = eval(t, lambda_guess(a2, &p))?;
+    // Whether f' is known at the endpoints (they bracket the minimiser then).
+    let (mut tried0, mut tried1) = (false, false);
+    for k in 1..=MAX_STEPS {
+        tried0 |= t == 0.0;
+        tried1 |= t == 1.0;
+        if (t == 0.0 && g >= 0.0) || (t == 1.0 && g <= 0.0) || g == 0.0 {
+            return Some((t, Some(lambda), k - 1));
+        }
+        if g > 0.0 {
+            hi = t;
+        } else {
+            lo = t;
+        }
+        // Newton on (F, G) = (0, g) at the exact λ: the t component of J⁻¹(0, g).
+        let apww = a2.component_mul(&p).component_mul(&w).component_mul(&w);
         let jac = Matrix2::new(
             2.0 * apww.dot(u),
             -2.0 * apww.component_mul(&w).dot(&p),
             u.component_mul(&w).dot(u),
-            -puw.component_mul(&w).dot(u),
+            -p.component_mul(&w).component_mul(&w).dot(u),
         );
-        let step = jac.lu().solve(&Vector2::new(f, g))?;
-        let (dt, dl) = (step.x, step.y);
-        if !(dt.is_finite() && dl.is_finite()) {
-            return None;
+        let step = jac.lu().solve(&Vector2::new(0.0, g)).map_or(f64::NAN, |s| s.x);
+        let mut next = t - step;
+        if next.is_nan() || next <= lo || next >= hi {
+            // Out of the bracket: its end when that is an endpoint not yet tried, else halve.
+            next = if next <= lo && lo == 0.0 && !tried0 {
+                0.0
+            } else if next >= hi && hi == 1.0 && !tried1 {
+                1.0
+            } else {
+                0.5 * (lo + hi)
+            };
         }
-        t -= dt;
-        // λ stays positive (p outside): a step through 0 is halved instead.
-        lambda = if lambda - dl > 0.0 { lambda - dl } else { 0.5 * lambda };
-        if (dt * ulen).abs() <= 1e-14 * scale {
-            return Some((t, lambda, k));
+        let settled = ((next - t) * ulen).abs() <= 1e-14 * scale;
+        t = next;
+        (p, lambda, w, g) = eval(t, lambda)?;
+        if settled {
+            return Some((t, Some(lambda), k));
         }
     }
     None
@@ -183,7 +214,8 @@ mod tests {
         // Radii (1, 2, 3), segment along y at x = 3: distance 2 at the origin of y.
         let r = Vector3::new(1.0, 2.0, 3.0);
         let (t, x, _) =
-            closest_segment_ellipsoid(&r, &Vector3::new(3.0, -1.0, 0.0), &Vector3::new(0.0, 2.0, 0.0)).unwrap();
+            closest_segment_ellipsoid(&r, &Vector3::new(3.0, -1.0, 0.0), &Vector3::new(0.0, 2.0, 0.0))
+                .unwrap();
         assert!((t - 0.5).abs() < 1e-12, "{t}");
         assert!((x - Vector3::new(1.0, 0.0, 0.0)).norm() < 1e-12, "{x}");
     }
@@ -192,10 +224,14 @@ mod tests {
     fn meeting_segments_are_refused_and_a_line_through_gives_an_endpoint() {
         let r = Vector3::new(1.0, 2.0, 3.0);
         // Through the centre.
-        assert!(closest_segment_ellipsoid(&r, &Vector3::new(-5.0, 0.0, 0.0), &Vector3::new(10.0, 0.0, 0.0)).is_none());
+        assert!(
+            closest_segment_ellipsoid(&r, &Vector3::new(-5.0, 0.0, 0.0), &Vector3::new(10.0, 0.0, 0.0))
+                .is_none()
+        );
         // On the line through the ellipsoid, but stopping short: the near endpoint.
         let (t, x, _) =
-            closest_segment_ellipsoid(&r, &Vector3::new(5.0, 0.0, 0.0), &Vector3::new(2.0, 0.0, 0.0)).unwrap();
+            closest_segment_ellipsoid(&r, &Vector3::new(5.0, 0.0, 0.0), &Vector3::new(2.0, 0.0, 0.0))
+                .unwrap();
         assert_eq!(t, 0.0);
         assert!((x - Vector3::new(1.0, 0.0, 0.0)).norm() < 1e-12);
     }
@@ -209,8 +245,8 @@ mod tests {
             (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
         };
         let (mut answered, mut refused) = (0, 0);
-        for _ in 0..300 {
-            let r = Vector3::new(0.2 + next().abs(), 0.2 + next().abs(), 0.2 + next().abs());
+        for _ in 0..3000 {
+            let r = Vector3::new(0.05 + next().abs(), 0.2 + next().abs(), 0.2 + next().abs());
             let p0 = Vector3::new(next(), next(), next()) * 3.0;
             let u = Vector3::new(next(), next(), next()) * 3.0;
             let b = brute(&r, &p0, &u);
@@ -224,12 +260,13 @@ mod tests {
                     assert!(((x.component_div(&r)).norm() - 1.0).abs() < 1e-12);
                     answered += 1;
                 }
+                // Meeting, or grazing within 1e-6 (f nearly flat: the caller's GJK answers).
                 None => {
-                    assert!(b < 1e-9, "refused at distance {b}");
+                    assert!(b < 1e-6, "refused at distance {b}: {r:?} {p0:?} {u:?}");
                     refused += 1;
                 }
             }
         }
-        assert!(answered > 100 && refused > 10, "answered {answered}, refused {refused}");
+        assert!(answered > 1000 && refused > 20, "answered {answered}, refused {refused}");
     }
 }

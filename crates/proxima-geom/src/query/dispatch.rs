@@ -371,8 +371,11 @@ fn distance_triangle_triangle(
     let support = |tri: &[Point3<f64>; 3], m: &Vector3<f64>| {
         tri.iter().map(|v| m.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max)
     };
-    let along =
-        witness_direction(&qa, &qb).map(|(n, len)| Along { n, len, core_sep: -support(&t, &-n) - support(&s, &n) });
+    let along = witness_direction(&qa, &qb).map(|(n, len)| Along {
+        n,
+        len,
+        core_sep: -support(&t, &-n) - support(&s, &n),
+    });
     let core = Core { qa, qb, core_depth: None, lower_hint: None };
     let (radii, path) = (Radii { a: 0.0, b: 0.0 }, QueryPath::ClosedForm);
     Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along))

@@ -67,7 +67,13 @@ fn crossing_closer(s: &[Point3<f64>; 3], t: &[Point3<f64>; 3], best_d2: f64) -> 
 /// reaches |y − x| to within round-off, so no pair is closer by more than that (weak duality)
 /// and the triangles are disjoint.
 #[inline(always)]
-fn proven_closest(s: &[Point3<f64>; 3], t: &[Point3<f64>; 3], x: &Point3<f64>, y: &Point3<f64>, d2: f64) -> bool {
+fn proven_closest(
+    s: &[Point3<f64>; 3],
+    t: &[Point3<f64>; 3],
+    x: &Point3<f64>,
+    y: &Point3<f64>,
+    d2: f64,
+) -> bool {
     let v = y - x;
     let (hs, ht) = (
         s.iter().map(|p| v.dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max),

@@ -94,7 +94,8 @@ pub(crate) fn distance(
 /// Whether the pair (canonical order) is a segment, capsule or triangle against an ellipsoid:
 /// answered by [`distance_apart`] when the cores are apart (`Auto`, cold).
 pub(crate) fn apart_pair(a: &Shape, b: &Shape) -> bool {
-    matches!(a, Shape::Segment(_) | Shape::Capsule(_) | Shape::Triangle(_)) && matches!(b, Shape::Ellipsoid(_))
+    matches!(a, Shape::Segment(_) | Shape::Capsule(_) | Shape::Triangle(_))
+        && matches!(b, Shape::Ellipsoid(_))
 }
 
 /// A segment, capsule or triangle (`a`) against an ellipsoid (`b`) when the cores are apart, by
@@ -132,7 +133,8 @@ pub(crate) fn distance_apart(
     };
     // Closest points of the world segment [p, q] and the ellipsoid (world), Newton steps.
     let segment = |p: &Point3<f64>, q: &Point3<f64>| {
-        let (t, x, steps) = closest_segment_ellipsoid(&radii, &rot.tr_mul(&(p.coords - c)), &rot.tr_mul(&(q - p)))?;
+        let (t, x, steps) =
+            closest_segment_ellipsoid(&radii, &rot.tr_mul(&(p.coords - c)), &rot.tr_mul(&(q - p)))?;
         Some((p + (q - p) * t, Point3::from(rot * x + c), steps))
     };
     let (qa, qb, steps, radius, corners) = match a {
@@ -186,7 +188,15 @@ pub(crate) fn distance_apart(
     let along = Some(Along { n, len, core_sep });
     let core = Core { qa, qb, core_depth: None, lower_hint: None };
     let path = QueryPath::Ellipsoid { iterations: u32::try_from(steps).unwrap_or(u32::MAX) };
-    Some(finish_along_witness(core, Radii { a: radius, b: 0.0 }, (a, pa, b, pb), settings, Algorithm::Ellipsoid, path, along))
+    Some(finish_along_witness(
+        core,
+        Radii { a: radius, b: 0.0 },
+        (a, pa, b, pb),
+        settings,
+        Algorithm::Ellipsoid,
+        path,
+        along,
+    ))
 }
 
 /// The face candidate of a world triangle `v` against the ellipsoid (radii, rotation, centre):
@@ -212,6 +222,8 @@ fn face_candidate(
         return None;
     }
     let y = s - m * height;
-    let inside = [(0, 1), (1, 2), (2, 0)].into_iter().all(|(i, j)| (v[j] - v[i]).cross(&(y - v[i])).dot(&normal) >= 0.0);
+    let inside = [(0, 1), (1, 2), (2, 0)]
+        .into_iter()
+        .all(|(i, j)| (v[j] - v[i]).cross(&(y - v[i])).dot(&normal) >= 0.0);
     inside.then_some((y, s))
 }
