@@ -1,12 +1,12 @@
 //! The apart-cores routes for triangle–triangle (`query/distance/distance_triangle_triangle.rs`)
-//! and segment / capsule / triangle – ellipsoid (`query/distance/ellipsoid.rs`,
+//! and segment / capsule / triangle / box – ellipsoid (`query/distance/ellipsoid.rs`,
 //! `ellipsoid/segment_ellipsoid.rs`) against an independent answer: the same pair with GJK
 //! forced (which certifies its own bracket on the user's shapes). Each random sample mixes
 //! separated and overlapping placements; overlapping cores must go to GJK/EPA, and the sample
 //! must actually exercise the new routes.
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
-use proxima_geom::shape::{Capsule, Ellipsoid, Segment, Triangle};
+use proxima_geom::shape::{Capsule, Cuboid, Ellipsoid, Segment, Triangle};
 use proxima_geom::{Algorithm, Pose, QueryPath, QuerySettings, Shape, distance};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -136,6 +136,43 @@ fn triangle_ellipsoid_pairs_agree_with_forced_gjk() {
         |p| matches!(p, QueryPath::Ellipsoid { .. }),
     );
     assert!(apart >= 400 && overlapping >= 40, "apart {apart}, overlapping {overlapping}");
+}
+
+#[test]
+fn box_ellipsoid_pairs_agree_with_forced_gjk() {
+    let (apart, overlapping) = agree_with_gjk(
+        31,
+        800,
+        |rng| {
+            let b = Shape::Cuboid(Cuboid::new([0; 3].map(|_| rng.random_range(0.05..1.0))).unwrap());
+            (b, ellipsoid(rng))
+        },
+        |p| matches!(p, QueryPath::Ellipsoid { .. }),
+    );
+    assert!(apart >= 400 && overlapping >= 40, "apart {apart}, overlapping {overlapping}");
+}
+
+#[test]
+fn a_box_face_or_edge_over_an_ellipsoid_is_exact() {
+    // Radii (1, 2, 3) at the origin; a unit cube (half extents 0.5) centred at (0, 0, 4.5):
+    // its bottom face at z = 4 over the pole (0, 0, 3), distance 1.
+    let e = Shape::Ellipsoid(Ellipsoid::new([1.0, 2.0, 3.0]).unwrap());
+    let b = Shape::Cuboid(Cuboid::new([0.5; 3]).unwrap());
+    let up = Pose::from_matrix(Matrix3::identity(), Vector3::new(0.0, 0.0, 4.5)).unwrap();
+    let r = distance(&b, &up, &e, &Pose::identity(), &QuerySettings::default()).unwrap();
+    assert!(matches!(r.path, QueryPath::Ellipsoid { .. }), "{:?}", r.path);
+    assert!((r.distance() - 1.0).abs() <= 1e-15, "{}", r.distance());
+    // Beside the x semi-axis, the cube turned 45° about z: its vertical edge at
+    // x = 2.5 − √0.5 faces the vertex (1, 0, 0) of the ellipsoid, distance 1.5 − √0.5.
+    let turn = *Rotation3::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4).matrix();
+    let side = Pose::from_matrix(turn, Vector3::new(2.5, 0.0, 0.0)).unwrap();
+    let r = distance(&b, &side, &e, &Pose::identity(), &QuerySettings::default()).unwrap();
+    assert!(matches!(r.path, QueryPath::Ellipsoid { .. }), "{:?}", r.path);
+    let exact = 1.5 - 0.5f64.sqrt();
+    assert!((r.distance() - exact).abs() <= 1e-14, "{} vs {exact}", r.distance());
+    // Overlapping: GJK/EPA.
+    let r = distance(&b, &Pose::identity(), &e, &Pose::identity(), &QuerySettings::default()).unwrap();
+    assert!(matches!(r.path, QueryPath::Gjk { .. }), "{:?}", r.path);
 }
 
 #[test]
