@@ -61,6 +61,7 @@ pub mod polyhedral;
 pub mod polyhedron_ellipsoid;
 pub mod pptes;
 pub mod refinement;
+pub(crate) mod segment_ellipsoid;
 
 pub use alternating::{AlternatingForm, AlternatingSettings, Projector, alternating_projection};
 pub use dual_newton::dual_newton;

@@ -17,10 +17,10 @@
 //!    Point or sphere against a cuboid or aligned box: closed form (clamping in the box frame),
 //!    or the LCP point–box kernel when [`Algorithm::Lcp`] is forced (or
 //!    [`Arithmetic::Exact`] is asked with [`Algorithm::Auto`]).
-//! 3. Point, segment, sphere or capsule against a triangle, segment or capsule against a box
-//!    ([`Algorithm::Auto`], cold): closed form when the cores are apart
-//!    (`distance/distance_segment_triangle.rs`, `distance/distance_segment_box.rs`), else
-//!    GJK/EPA.
+//! 3. Point, segment, sphere, capsule or triangle against a triangle, segment or capsule
+//!    against a box ([`Algorithm::Auto`], cold): closed form when the cores are apart
+//!    (`distance/distance_segment_triangle.rs`, `distance/distance_triangle_triangle.rs`,
+//!    `distance/distance_segment_box.rs`), else GJK/EPA.
 //! 4. The LCP kernels (see `distance_lcp`).
 //! 5. Anything else: [`GeomError::Unsupported`].
 
@@ -37,6 +37,7 @@ use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_box::closest_segment_box;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::distance::distance_segment_triangle::closest_piece_triangle;
+use super::distance::distance_triangle_triangle::closest_triangle_triangle;
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::verify;
 use super::{Algorithm, Arithmetic, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
@@ -199,7 +200,8 @@ enum Route {
     BallBox,
     /// Point or sphere – cylinder: disk × interval projection.
     BallCylinder,
-    /// Point/segment/sphere/capsule – triangle, segment/capsule – box: closed form when the
+    /// Point/segment/sphere/capsule/triangle – triangle, segment/capsule – box,
+    /// segment/capsule/triangle – ellipsoid: closed form (Newton for the ellipsoid) when the
     /// cores are apart, else GJK/EPA (`Auto` only).
     ApartClosedForm,
     /// An LCP kernel (`distance/lcp.rs`).
@@ -251,8 +253,8 @@ fn lcp_wins(a: &Shape, b: &Shape) -> bool {
 /// See [`lcp_wins`].
 const LCP_POLYTOPE_MAX_VERTICES: usize = 16;
 
-/// A point, segment, sphere or capsule with a triangle, or a segment or capsule with a box
-/// (see [`Route::ApartClosedForm`]).
+/// A point, segment, sphere, capsule or triangle with a triangle, a segment or capsule with
+/// a box, a segment, capsule or triangle with an ellipsoid (see [`Route::ApartClosedForm`]).
 fn apart_closed_form(a: &Shape, b: &Shape) -> bool {
     let piece =
         |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_) | Shape::Segment(_) | Shape::Capsule(_));
@@ -261,6 +263,8 @@ fn apart_closed_form(a: &Shape, b: &Shape) -> bool {
     let boxy = |s: &Shape| matches!(s, Shape::Cuboid(_) | Shape::AlignedBox(_));
     (piece(a) && triangle(b))
         || (triangle(a) && piece(b))
+        || (triangle(a) && triangle(b))
+        || ellipsoid::apart_pair(a, b)
         || (segment(a) && boxy(b))
         || (boxy(a) && segment(b))
 }
@@ -346,6 +350,34 @@ fn distance_piece_triangle(
     let radii = if triangle_first { Radii { a: 0.0, b: r } } else { Radii { a: r, b: 0.0 } };
     let core = Core { qa, qb, core_depth: None, lower_hint: None };
     let path = QueryPath::ClosedForm;
+    Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along))
+}
+
+/// Triangle – triangle by the closed form when apart by more than round-off (`None`
+/// otherwise, or for other pairs: contact and its depth are GJK/EPA's). The lower bound is the
+/// separation along the witness direction from the world triangles' support values (their
+/// vertices), as for the other polyhedral pieces.
+#[inline(never)]
+fn distance_triangle_triangle(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Option<DistanceResult> {
+    let (Shape::Triangle(x), Shape::Triangle(y)) = (a, b) else { return None };
+    let (s, t) = (x.vertices().map(|v| pa.transform_point(&v)), y.vertices().map(|v| pb.transform_point(&v)));
+    let (qa, qb) = closest_triangle_triangle(&s, &t)?;
+    let support = |tri: &[Point3<f64>; 3], m: &Vector3<f64>| {
+        tri.iter().map(|v| m.dot(&v.coords)).fold(f64::NEG_INFINITY, f64::max)
+    };
+    let along = witness_direction(&qa, &qb).map(|(n, len)| Along {
+        n,
+        len,
+        core_sep: -support(&t, &-n) - support(&s, &n),
+    });
+    let core = Core { qa, qb, core_depth: None, lower_hint: None };
+    let (radii, path) = (Radii { a: 0.0, b: 0.0 }, QueryPath::ClosedForm);
     Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along))
 }
 
@@ -485,6 +517,8 @@ fn distance_ordered(
             if cache.is_none()
                 && let Some(r) = distance_segment_box(a, pa, b, pb, settings)
                     .unwrap_or_else(|| distance_piece_triangle(a, pa, b, pb, settings))
+                    .or_else(|| distance_triangle_triangle(a, pa, b, pb, settings))
+                    .or_else(|| ellipsoid::distance_apart(a, pa, b, pb, settings))
             {
                 return Ok(r);
             }

@@ -6,6 +6,8 @@
 //! | ellipsoid – ellipsoid | Newton on the support-function dual (cost flat near contact), duality-gap stop |
 //! | ellipsoid – convex polytope / polyhedron | vertex / edge / facet active set against the ellipsoid |
 //!
+//! | segment / capsule / triangle / box – ellipsoid, cores apart (`Auto`) | Newton on the segment–ellipsoid optimality conditions per edge, a face by the support point ([`distance_apart`]); GJK/EPA otherwise |
+//!
 //! The solvers' witnesses (a common point when the shapes meet) and their proven lower bound
 //! go through the shared case analysis (`certificate::finish`), so touching tolerance,
 //! round-off floor and certificate rules are the ones of every other pair. A polytope answer
@@ -13,14 +15,15 @@
 
 use nalgebra::Point3;
 
-use super::super::certificate::{Core, Radii, finish};
+use super::super::certificate::{Along, Core, Radii, finish, finish_along_witness, witness_direction};
+use crate::ellipsoid::segment_ellipsoid::closest_segment_ellipsoid;
 use crate::ellipsoid::{
     EllipsoidDistance, EllipsoidSettings, distance_ellipsoid_ellipsoid, distance_point_ellipsoid,
     distance_polyhedron_ellipsoid, distance_polytope_ellipsoid,
 };
 use crate::error::GeomError;
 use crate::pose::Pose;
-use crate::query::dispatch::as_ball;
+use crate::query::dispatch::{as_ball, as_box, as_rounded_linear};
 use crate::query::{Algorithm, DistanceResult, QueryPath, QuerySettings};
 use crate::shape::Shape;
 
@@ -86,4 +89,205 @@ pub(crate) fn distance(
         (S::Ellipsoid(e), S::Polyhedron(p)) => from(distance_polyhedron_ellipsoid(p, pb, e, pa, &es)?, true),
         _ => Err(GeomError::Degenerate { what: "internal: pair does not match the ellipsoid route" }),
     }
+}
+
+/// Whether the pair (canonical order) is a segment, capsule, triangle or box against an
+/// ellipsoid: answered by [`distance_apart`] when the cores are apart (`Auto`, cold).
+pub(crate) fn apart_pair(a: &Shape, b: &Shape) -> bool {
+    matches!(
+        a,
+        Shape::Segment(_) | Shape::Capsule(_) | Shape::Triangle(_) | Shape::Cuboid(_) | Shape::AlignedBox(_)
+    ) && matches!(b, Shape::Ellipsoid(_))
+}
+
+/// A polytope core as world corners with its edges and faces (corner indices, faces in cyclic
+/// order): a triangle or a box.
+struct Corners {
+    points: [Point3<f64>; 8],
+    len: usize,
+    edges: &'static [(usize, usize)],
+    faces: &'static [[usize; 4]],
+    face_len: usize,
+    /// A point inside (a box's centre): faces count only from outside; `None` for a flat
+    /// triangle (either side).
+    inside: Option<Point3<f64>>,
+}
+
+const TRIANGLE_EDGES: [(usize, usize); 3] = [(0, 1), (1, 2), (2, 0)];
+const TRIANGLE_FACES: [[usize; 4]; 1] = [[0, 1, 2, 0]];
+/// Corner k of a box has the upper bound on axis i when bit i of k is set.
+const BOX_EDGES: [(usize, usize); 12] =
+    [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)];
+const BOX_FACES: [[usize; 4]; 6] =
+    [[0, 2, 6, 4], [1, 3, 7, 5], [0, 1, 5, 4], [2, 3, 7, 6], [0, 1, 3, 2], [4, 5, 7, 6]];
+
+/// A segment, capsule, triangle or box (`a`) against an ellipsoid (`b`) when the cores are
+/// apart, by Newton on the segment–ellipsoid optimality conditions
+/// (`ellipsoid/segment_ellipsoid.rs`): the capsule's axis; for a triangle or a box, a face
+/// facing the ellipsoid whose plane the ellipsoid's support point towards it projects into
+/// (then closest, proven by the separation along the normal), else the edges, nearest to the
+/// centre first, until one's pair is proven closest by the separation along its direction
+/// (the minimum over all otherwise). The lower bound is the cores' separation along the
+/// witness direction from their support functions (the ellipsoid's n·c − |D Rᵀn|, the piece's
+/// endpoints or the polytope's corners); `None` when the cores meet, a candidate is missing,
+/// or that bound does not meet the witnesses' distance to GJK's tolerance (GJK/EPA answer
+/// then).
+pub(crate) fn distance_apart(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+) -> Option<DistanceResult> {
+    let Shape::Ellipsoid(e) = b else { return None };
+    let (rot, c) = (pb.rotation(), pb.translation());
+    let radii = e.radii();
+    // The cores' separation along the unit n (weak duality): the ellipsoid's support
+    // function n·c − |D Rᵀn| on its side, the corners' (segment ends, polytope corners).
+    let separation = |n: &nalgebra::Vector3<f64>, corners: &[Point3<f64>]| {
+        let h_core = corners.iter().map(|p| n.dot(&p.coords)).fold(f64::NEG_INFINITY, f64::max);
+        n.dot(c) - rot.tr_mul(n).component_mul(&radii).norm() - h_core
+    };
+    let tolerance = settings.gjk.tolerance;
+    // Whether the pair (x on the polytope, y on the ellipsoid) is proven closest.
+    let closes = |x: &Point3<f64>, y: &Point3<f64>, corners: &[Point3<f64>]| {
+        witness_direction(x, y)
+            .is_some_and(|(n, len)| len - separation(&n, corners) <= tolerance * len.max(1.0))
+    };
+    // Closest points of the world segment [p, q] and the ellipsoid (world), Newton steps.
+    let segment = |p: &Point3<f64>, q: &Point3<f64>| {
+        let (t, x, steps) =
+            closest_segment_ellipsoid(&radii, &rot.tr_mul(&(p.coords - c)), &rot.tr_mul(&(q - p)))?;
+        Some((p + (q - p) * t, Point3::from(rot * x + c), steps))
+    };
+    let polytope = match a {
+        Shape::Segment(_) | Shape::Capsule(_) => None,
+        Shape::Triangle(t) => {
+            let v = t.vertices().map(|v| pa.transform_point(&v));
+            let mut points = [v[0]; 8];
+            points[..3].copy_from_slice(&v);
+            Some(Corners {
+                points,
+                len: 3,
+                edges: &TRIANGLE_EDGES,
+                faces: &TRIANGLE_FACES,
+                face_len: 3,
+                inside: None,
+            })
+        }
+        _ => {
+            let bx = as_box(a, pa)?;
+            let points = core::array::from_fn(|k| {
+                let pick = |i: usize| if k & (1 << i) != 0 { bx.hi[i] } else { bx.lo[i] };
+                bx.pose.transform_point(&Point3::new(pick(0), pick(1), pick(2)))
+            });
+            let inside = Some(bx.pose.transform_point(&Point3::from((bx.lo + bx.hi) * 0.5)));
+            Some(Corners { points, len: 8, edges: &BOX_EDGES, faces: &BOX_FACES, face_len: 4, inside })
+        }
+    };
+    let (qa, qb, steps, radius, corners) = match polytope {
+        None => {
+            let (piece, r) = as_rounded_linear(a, pa)?;
+            let (p, q) = (piece.origin + piece.dir * piece.lo, piece.origin + piece.dir * piece.hi);
+            let (x, y, steps) = segment(&p, &q)?;
+            let mut points = [q; 8];
+            points[0] = p;
+            (x, y, steps, r, Corners { points, len: 2, edges: &[], faces: &[], face_len: 0, inside: None })
+        }
+        Some(poly) => {
+            let v = &poly.points[..poly.len];
+            // A face candidate, when one exists, is proven closest by the separation along
+            // the face normal (checked below with the others).
+            let face = poly.faces.iter().find_map(|f| {
+                let mut corners = [v[0]; 4];
+                for (k, &i) in f[..poly.face_len].iter().enumerate() {
+                    corners[k] = v[i];
+                }
+                face_candidate(&corners[..poly.face_len], poly.inside.as_ref(), &radii, rot, c)
+            });
+            if let Some((x, y)) = face {
+                (x, y, 0, 0.0, poly)
+            } else {
+                // The edges by their distance to the centre (the nearest is usually closest):
+                // each new best pair is checked for its separation certificate, which ends
+                // the search early.
+                let centre = Point3::from(*c);
+                let mut order = [(f64::INFINITY, 0, 0); 12];
+                for (slot, &(i, j)) in order.iter_mut().zip(poly.edges) {
+                    let e = v[j] - v[i];
+                    let s = ((centre - v[i]).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+                    *slot = ((v[i] + e * s - centre).norm_squared(), i, j);
+                }
+                let order = &mut order[..poly.edges.len()];
+                order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+                let mut best: Option<(Point3<f64>, Point3<f64>)> = None;
+                let mut steps = 0;
+                for &(_, i, j) in order.iter() {
+                    let (x, y, k) = segment(&v[i], &v[j])?;
+                    steps += k;
+                    if best.is_none_or(|(bx, by)| (y - x).norm_squared() < (by - bx).norm_squared()) {
+                        best = Some((x, y));
+                        if closes(&x, &y, v) {
+                            break;
+                        }
+                    }
+                }
+                let (x, y) = best?;
+                (x, y, steps, 0.0, poly)
+            }
+        }
+    };
+    let (n, len) = witness_direction(&qa, &qb)?;
+    let core_sep = separation(&n, &corners.points[..corners.len]);
+    let gap = len - core_sep;
+    if gap.is_nan() || gap > tolerance * len.max(1.0) {
+        return None;
+    }
+    let along = Some(Along { n, len, core_sep });
+    let core = Core { qa, qb, core_depth: None, lower_hint: None };
+    let path = QueryPath::Ellipsoid { iterations: u32::try_from(steps).unwrap_or(u32::MAX) };
+    Some(finish_along_witness(
+        core,
+        Radii { a: radius, b: 0.0 },
+        (a, pa, b, pb),
+        settings,
+        Algorithm::Ellipsoid,
+        path,
+        along,
+    ))
+}
+
+/// The face candidate of a convex world polygon `v` (cyclic order) against the ellipsoid
+/// (radii, rotation, centre): the ellipsoid's point deepest towards the polygon's plane and
+/// its projection onto the plane, when the ellipsoid lies strictly on one side (the outer
+/// one, away from `inside`, when given) and the projection falls inside the polygon (else the
+/// closest points involve an edge, or the shapes meet).
+fn face_candidate(
+    v: &[Point3<f64>],
+    inside: Option<&Point3<f64>>,
+    radii: &nalgebra::Vector3<f64>,
+    rot: &nalgebra::Matrix3<f64>,
+    c: &nalgebra::Vector3<f64>,
+) -> Option<(Point3<f64>, Point3<f64>)> {
+    let normal = (v[1] - v[0]).cross(&(v[2] - v[0]));
+    // Oriented from the plane towards the centre; a solid's face only from outside.
+    let m = if normal.dot(&(c - v[0].coords)) >= 0.0 { normal } else { -normal };
+    if inside.is_some_and(|p| m.dot(&(p - v[0])) >= 0.0) {
+        return None;
+    }
+    let m = m.try_normalize(0.0)?;
+    // The support point of the ellipsoid along −m: c − R D² Rᵀm / |D Rᵀm|.
+    let ml = rot.tr_mul(&m).component_mul(radii);
+    let len = ml.norm();
+    let s = Point3::from(c - rot * (ml.component_mul(radii) / len));
+    let height = m.dot(&(s - v[0]));
+    if height.is_nan() || height <= 0.0 {
+        return None;
+    }
+    let y = s - m * height;
+    let inside = (0..v.len()).all(|i| {
+        let j = (i + 1) % v.len();
+        (v[j] - v[i]).cross(&(y - v[i])).dot(&normal) >= 0.0
+    });
+    inside.then_some((y, s))
 }

@@ -10,6 +10,7 @@
 //! | `distance_point_cylinder` | point (sphere) – cylinder |
 //! | `distance_segment_box` | segment (capsule) – cuboid / aligned box when apart (else GJK) |
 //! | `distance_segment_triangle` | point / segment (sphere / capsule) – triangle when apart (else GJK) |
+//! | `distance_triangle_triangle` | triangle – triangle when apart (else GJK) |
 //! | `distance_cylinder_cylinder` | cylinder – cylinder / capsule when the sides are closest (else GJK) |
 //! | `gjk` | every pair of bounded shapes (GJK + EPA on the cores) |
 //! | `lcp` | box–box, triangle–box, segment/line–triangle, point–polytope, triangle–cylinder (test) |
@@ -21,6 +22,7 @@ pub(crate) mod distance_point_cylinder;
 pub(crate) mod distance_segment_box;
 pub(crate) mod distance_segment_segment;
 pub(crate) mod distance_segment_triangle;
+pub(crate) mod distance_triangle_triangle;
 pub(crate) mod dqp3;
 pub(crate) mod ellipsoid;
 pub(crate) mod gjk;
