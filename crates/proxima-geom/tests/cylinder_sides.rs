@@ -3,24 +3,15 @@
 //! pair with GJK forced (which certifies its own bracket). Also which pairs take the closed
 //! form: crossed cylinders side by side do; a cap facing a side does not.
 
-use nalgebra::{Matrix3, Rotation3, Vector3};
+use nalgebra::{Rotation3, Vector3};
 use proxima_geom::shape::{Capsule, Cylinder};
 use proxima_geom::{Algorithm, Pose, QueryPath, QuerySettings, Shape, distance};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-fn pose(rng: &mut SmallRng, spread: f64) -> Pose {
-    let axis =
-        Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
-    let angle = rng.random_range(0.0..std::f64::consts::PI);
-    let r: Matrix3<f64> = *Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(axis), angle).matrix();
-    let t = Vector3::new(
-        rng.random_range(-spread..spread),
-        rng.random_range(-spread..spread),
-        rng.random_range(-spread..spread),
-    );
-    Pose::from_matrix(r, t).unwrap()
-}
+#[path = "support/random_pose.rs"]
+mod random_pose;
+use random_pose::pose;
 
 fn forced_gjk() -> QuerySettings {
     QuerySettings::default().with_algorithm(Algorithm::Gjk)
