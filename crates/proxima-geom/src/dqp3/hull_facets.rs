@@ -126,15 +126,18 @@ impl HullFacets {
         &self.triangles[self.start[g] as usize..self.start[g + 1] as usize]
     }
     /// Facets across a boundary edge of facet g.
+    #[inline]
     pub fn edge_neighbours(&self, g: usize) -> &[u32] {
         &self.edge_nb[self.edge_start[g] as usize..self.edge_start[g + 1] as usize]
     }
     /// Facets incident to hull vertex i.
+    #[inline]
     pub fn incident(&self, i: usize) -> &[u32] {
         &self.incident[self.inc_start[i] as usize..self.inc_start[i + 1] as usize]
     }
     /// The two hull vertices shared by the boundary loops of facets g and k (in g's loop
     /// order), when they share exactly two; `None` otherwise (also when k is not a neighbour).
+    #[inline]
     pub fn common_edge(&self, g: usize, k: u32) -> Option<[u32; 2]> {
         let (s, e) = (self.nb_start[g] as usize, self.nb_start[g + 1] as usize);
         let at = self.neighbours[s..e].binary_search(&k).ok()?;

@@ -185,7 +185,7 @@ fn ratio_test(
 /// the first facet's vertex neighbours).
 fn edge_end(h: &HullFacets, shared: Option<[u32; 2]>, dx: &V) -> Option<u32> {
     let shared = shared?;
-    let [u, w] = shared.map(|i| h.vertices[i as usize]);
+    let (u, w) = (h.vertices[shared[0] as usize], h.vertices[shared[1] as usize]);
     Some(if dx.dot(&(w - u)) >= 0.0 { shared[1] } else { shared[0] })
 }
 
