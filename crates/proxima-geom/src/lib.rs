@@ -73,6 +73,8 @@ mod pose;
 pub mod query;
 pub mod sat_cylinder;
 pub mod shape;
+#[cfg(test)]
+mod test_sequence;
 
 pub use error::GeomError;
 pub use gjk::{Acceleration, GjkCache, GjkSettings, GjkStatus};

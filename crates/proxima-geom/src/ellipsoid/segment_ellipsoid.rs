@@ -238,12 +238,7 @@ mod tests {
 
     #[test]
     fn matches_brute_force_on_random_segments() {
-        // A fixed linear congruential sequence: reproducible without a dependency.
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut next = || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = crate::test_sequence::uniform(0x1234_5678_9abc_def1u64, -1.0, 1.0);
         let (mut answered, mut refused) = (0, 0);
         for _ in 0..3000 {
             let r = Vector3::new(0.05 + next().abs(), 0.2 + next().abs(), 0.2 + next().abs());

@@ -145,11 +145,7 @@ mod tests {
 
     #[test]
     fn matches_brute_force_on_random_segments_and_poses() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut next = crate::test_sequence::uniform(0x9e37_79b9_7f4a_7c15u64, -1.0, 1.0);
         for _ in 0..300 {
             let q = [next(), next(), next(), next()];
             let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();

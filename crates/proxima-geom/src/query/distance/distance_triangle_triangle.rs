@@ -213,12 +213,7 @@ mod tests {
 
     #[test]
     fn matches_brute_force_on_random_triangles() {
-        // A fixed linear congruential sequence: reproducible without a dependency.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
-        };
+        let mut next = crate::test_sequence::uniform(0x9e37_79b9_7f4a_7c15u64, -2.0, 2.0);
         let (mut answered, mut refused) = (0, 0);
         for _ in 0..150 {
             let s = [0; 3].map(|_| Point3::new(next(), next(), next()));
