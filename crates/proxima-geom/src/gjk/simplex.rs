@@ -16,6 +16,10 @@
 //!
 //! * A flat tetrahedron (|6·volume| ≤ 1e-12 × its size³) cannot enclose the origin: every face
 //!   is tried and the closest kept, so degenerate simplices never report containment.
+//! * A thin but not flat tetrahedron around the origin: its volume-ratio weights carry errors
+//!   of order ε·size/height, so Σ λ w can miss the origin by more than 64 ulps; one step of
+//!   iterative refinement (linear in the residual) brings it back before the weights are
+//!   accepted, and the closest face decides only if that fails.
 //! * A zero-length edge or zero-area triangle falls back to its vertices / edges (the region
 //!   tests degrade gracefully because every denominator is checked before use).
 
@@ -219,14 +223,30 @@ impl Simplex {
             // Divided by `vol` instead, a nearly flat tetrahedron (contact at a depth of
             // ~1e-12) gave Σ λ = 1 + 3e-11: a witness 6e-12 outside a curved shape.
             let total: f64 = sub.iter().sum();
-            let l =
+            let mut l =
                 if total != 0.0 && total.is_finite() { sub.map(|x| x / total) } else { sub.map(|x| x / vol) };
             // The weights must reproduce the origin: on a tetrahedron too flat for its volumes
             // (a contact of depth ~1e-13) they need not, and Σ λ w then misses the origin by
             // up to 1e-7 — witnesses that are no common point. The closest face decides then.
             let size = p.iter().fold(0.0_f64, |m, w| m.max(w.amax()));
-            let residual = (0..4).fold(Vector3::zeros(), |acc, k| acc + p[k] * l[k]);
-            if residual.amax() <= 64.0 * f64::EPSILON * size {
+            let tolerance = 64.0 * f64::EPSILON * size;
+            let mut residual = (0..4).fold(Vector3::zeros(), |acc, k| acc + p[k] * l[k]);
+            if residual.amax() > tolerance {
+                // A thin but not flat tetrahedron (height h ≪ size): the weights carry errors
+                // of order ε·size/h, so Σ λ w misses the origin by ε·size²/h. One step of
+                // iterative refinement removes that: δλ = −(∇λ)·r is linear in the small
+                // residual r (∇λₖ = nₖ / nₖ·(wₖ − w_face), nₖ the normal of the face opposite
+                // k), so its own error is of order ε·|δλ|.
+                for (o, f) in [(3usize, [0usize, 1, 2]), (2, [0, 1, 3]), (1, [0, 2, 3]), (0, [1, 2, 3])] {
+                    let n = (p[f[1]] - p[f[0]]).cross(&(p[f[2]] - p[f[0]]));
+                    let height = (p[o] - p[f[0]]).dot(&n);
+                    if height != 0.0 {
+                        l[o] -= n.dot(&residual) / height;
+                    }
+                }
+                residual = (0..4).fold(Vector3::zeros(), |acc, k| acc + p[k] * l[k]);
+            }
+            if residual.amax() <= tolerance && l.iter().all(|&x| x >= 0.0) {
                 return Projection { idx: [0, 1, 2, 3], lambda: l, len: 4, v: Vector3::zeros() };
             }
             for f in faces {
@@ -421,6 +441,36 @@ mod tests {
         assert!((sum - 1.0).abs() < 1e-14 && s.lambda.iter().all(|&l| l >= 0.0));
         let (pa, _) = s.witnesses();
         assert!(pa.coords.norm() < 1e-15);
+    }
+
+    #[test]
+    fn thin_tetrahedron_around_the_origin_contains_it() {
+        // From a hull–cone overlap of depth 2e-4 (GJK's last four support points): the origin
+        // is 8e-5 or more from every face plane, but the tetrahedron is thin (6·volume =
+        // 2.5e-5, edges ~1), so the volume-ratio weights miss the origin by ~1e-13, above
+        // the 64-ulp acceptance. Without refinement GJK kept the nearest face, made no
+        // progress and stopped "stagnated" with the overlapping pair reported as separated.
+        let mut s = Simplex::new();
+        for w in [
+            [-0.8414565207628619, 0.45239144654020796, -0.14327886416924163],
+            [0.09968464010671096, -0.04828780380777181, 0.01025811374832128],
+            [0.08274192017697929, -0.06780736528389758, 0.04447213567138816],
+            [0.09123456775459787, -0.05855115014655138, 0.027088375319775315],
+        ] {
+            s.push(vx(w));
+        }
+        let v = s.project_origin();
+        assert_eq!(v, Vector3::zeros());
+        assert_eq!(s.len, 4);
+        // Weights of the origin by an independent 4 × 4 solve (numpy, 17 digits):
+        // [0.102978, 0.6554629, 0.08555771, 0.15600139].
+        let reference = [0.102978, 0.6554629, 0.08555771, 0.15600139];
+        for (l, r) in s.lambda.iter().zip(reference) {
+            assert!((l - r).abs() < 1e-6, "{:?}", s.lambda);
+        }
+        // The witness Σ λ a (= Σ λ w here, b = 0) is the origin to 64 ulps of the size.
+        let (pa, _) = s.witnesses();
+        assert!(pa.coords.amax() <= 64.0 * f64::EPSILON, "{pa:?}");
     }
 
     #[test]
