@@ -22,6 +22,19 @@
 //! of set-up and merge, against about 0.9 ns a vertex for the plain scan, whose
 //! compare-and-select chain takes a few cycles per vertex.
 //!
+//! Tried and measured slower or even (2026-11-27, `proxima bench-geometry`, pinned, shared
+//! machine, base and variant interleaved, 3 rounds): an f32 pre-filter (eight lanes, fused
+//! multiply–adds, max only, then an f64 re-check of every vertex within a proven error band of
+//! the f32 maximum: the same answer bit for bit, about 1.1 candidates per scan) made cold
+//! queries 1.3–1.5× slower (polytope_64 1107 → 1605 ns, polytope_128 1410 → 1866 ns, Panda
+//! link pairs under 5 cm 1218 → 1594 ns): a GJK run waits on each support, and the
+//! pre-filter's serial threshold and data-dependent candidate branches cost more latency
+//! than the halved vector work saves. A two-round lane tournament instead of the two
+//! reductions of the merge below changed nothing measurable (polytope_64 1206–1249 against
+//! 1212–1252 ns). Fused multiply–adds in `dot` gained 1–3% on polytope_64/128 and the near
+//! Panda pairs and nothing on the far ones, within the noise: not worth giving up the plain
+//! scan's bit-for-bit answers.
+//!
 //! # Edge cases
 //!
 //! * The last block is padded with copies of vertex 0. A copy ties with vertex 0 and has a
