@@ -24,7 +24,7 @@ use divan::counter::ItemsCount;
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 use parry3d_f64::math::{Pose as PPose, Rotation as PRotation, Vector as PVector};
 use parry3d_f64::shape::{Cuboid as PCuboid, Cylinder as PCylinder, SharedShape};
-use proxima_geom::shape::{Cuboid, Cylinder, Ellipsoid};
+use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid};
 use proxima_geom::{GjkCache, Pose, QuerySettings, Shape, distance_tracked, signed_distance};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -169,52 +169,87 @@ fn parry(bencher: Bencher, name: &str) {
 /// Two shapes and their poses per step.
 type Track = (Shape, Shape, Vec<(Pose, Pose)>);
 
-/// Tracks of a cylinder against an ellipsoid: poses per step, overlapping (`contact`) or apart.
-fn tracks(contact: bool) -> &'static [Track] {
-    static CELLS: OnceLock<[Vec<Track>; 2]> = OnceLock::new();
-    let all = CELLS.get_or_init(|| {
-        [true, false].map(|contact| {
-            let mut rng = SmallRng::seed_from_u64(if contact { 5 } else { 6 });
-            (0..64)
+/// The pairs a user tracks through contact (`track_contact` / `track_apart` arguments):
+/// cylinder–ellipsoid, box–box, two 24-vertex hulls (past the LCP's 16-vertex limit, so GJK/EPA),
+/// capsule–box, cylinder–box, ellipsoid–hull.
+const TRACKED: &[&str] = &["cyl_ell", "box_box", "hull_hull", "cap_box", "cyl_box", "ell_hull"];
+
+/// A tracked pair's shape: `hull` is the hull of 24 random points on an ellipsoid.
+fn tracked_shape(kind: &str, rng: &mut SmallRng) -> Shape {
+    let mut r = |lo: f64, hi: f64| rng.random_range(lo..hi);
+    match kind {
+        "cyl" => Shape::Cylinder(Cylinder::new(r(0.4, 0.8), r(0.4, 1.0)).unwrap()),
+        "ell" => Shape::Ellipsoid(Ellipsoid::new([r(0.5, 1.0), r(0.5, 1.0), r(0.5, 1.0)]).unwrap()),
+        "box" => Shape::Cuboid(Cuboid::new([r(0.3, 0.9), r(0.3, 0.9), r(0.3, 0.9)]).unwrap()),
+        "cap" => Shape::Capsule(Capsule::new(r(0.2, 0.5), r(0.3, 0.9)).unwrap()),
+        _ => {
+            let axes = [r(0.5, 1.0), r(0.5, 1.0), r(0.5, 1.0)];
+            let pts: Vec<[f64; 3]> = (0..24)
                 .map(|_| {
-                    let a = Shape::Cylinder(
-                        Cylinder::new(rng.random_range(0.4..0.8), rng.random_range(0.4..1.0)).unwrap(),
-                    );
-                    let b = Shape::Ellipsoid(
-                        Ellipsoid::new([
-                            rng.random_range(0.5..1.0),
-                            rng.random_range(0.5..1.0),
-                            rng.random_range(0.5..1.0),
-                        ])
-                        .unwrap(),
-                    );
-                    let (ra, rb) = (rotation(&mut rng), rotation(&mut rng));
-                    let (wa, wb) = (Vector3::new(0.01, 0.004, -0.006), Vector3::new(-0.003, 0.008, 0.005));
-                    let d = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 0.5)
-                        .normalize();
-                    let gap = if contact { -rng.random_range(0.1..0.3) } else { rng.random_range(0.05..0.2) };
-                    let steps = (0..32)
-                        .map(|k| {
-                            let k = k as f64;
-                            let pa =
-                                Pose::from_matrix(Rotation3::new(wa * k).matrix() * ra, Vector3::zeros())
-                                    .unwrap();
-                            let rbk = Rotation3::new(wb * k).matrix() * rb;
-                            let pb0 = Pose::from_matrix(rbk, Vector3::zeros()).unwrap();
-                            let reach = a.support_value(&pa, &d) + b.support_value(&pb0, &-d);
-                            (pa, Pose::from_matrix(rbk, d * (reach + gap)).unwrap())
-                        })
-                        .collect();
-                    (a, b, steps)
+                    let v = Vector3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0)).normalize();
+                    [v.x * axes[0], v.y * axes[1], v.z * axes[2]]
                 })
-                .collect()
-        })
-    });
-    &all[usize::from(!contact)]
+                .collect();
+            Shape::ConvexPolytope(ConvexPolytope::hull_of(&pts).unwrap())
+        }
+    }
 }
 
-fn track(bencher: Bencher, contact: bool) {
-    let ts = tracks(contact);
+/// 64 tracks of 32 steps of a pair: both shapes turn by about 0.01 rad per step, B placed
+/// along a fixed direction overlapping A by 0.1–0.3 (`contact`) or 0.05–0.2 apart.
+fn tracks(name: &str, contact: bool) -> &'static [Track] {
+    static CELLS: OnceLock<Vec<[Vec<Track>; 2]>> = OnceLock::new();
+    let all = CELLS.get_or_init(|| {
+        TRACKED
+            .iter()
+            .enumerate()
+            .map(|(i, pair)| {
+                let (ka, kb) = pair.split_once('_').unwrap();
+                [true, false].map(|contact| {
+                    // (cylinder–ellipsoid keeps the seeds of its first version.)
+                    let seed = if contact { 5 } else { 6 } + 2 * i as u64;
+                    let mut rng = SmallRng::seed_from_u64(seed);
+                    (0..64)
+                        .map(|_| {
+                            let a = tracked_shape(ka, &mut rng);
+                            let b = tracked_shape(kb, &mut rng);
+                            let (ra, rb) = (rotation(&mut rng), rotation(&mut rng));
+                            let (wa, wb) =
+                                (Vector3::new(0.01, 0.004, -0.006), Vector3::new(-0.003, 0.008, 0.005));
+                            let d =
+                                Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 0.5)
+                                    .normalize();
+                            let gap = if contact {
+                                -rng.random_range(0.1..0.3)
+                            } else {
+                                rng.random_range(0.05..0.2)
+                            };
+                            let steps = (0..32)
+                                .map(|k| {
+                                    let k = k as f64;
+                                    let pa = Pose::from_matrix(
+                                        Rotation3::new(wa * k).matrix() * ra,
+                                        Vector3::zeros(),
+                                    )
+                                    .unwrap();
+                                    let rbk = Rotation3::new(wb * k).matrix() * rb;
+                                    let pb0 = Pose::from_matrix(rbk, Vector3::zeros()).unwrap();
+                                    let reach = a.support_value(&pa, &d) + b.support_value(&pb0, &-d);
+                                    (pa, Pose::from_matrix(rbk, d * (reach + gap)).unwrap())
+                                })
+                                .collect();
+                            (a, b, steps)
+                        })
+                        .collect()
+                })
+            })
+            .collect()
+    });
+    &all[TRACKED.iter().position(|t| *t == name).unwrap()][usize::from(!contact)]
+}
+
+fn track(bencher: Bencher, name: &str, contact: bool) {
+    let ts = tracks(name, contact);
     let s = QuerySettings::default();
     let steps: usize = ts.iter().map(|t| t.2.len()).sum();
     bencher.counter(ItemsCount::new(steps)).bench(|| {
@@ -227,12 +262,12 @@ fn track(bencher: Bencher, contact: bool) {
     });
 }
 
-#[divan::bench]
-fn track_contact(bencher: Bencher) {
-    track(bencher, true);
+#[divan::bench(args = TRACKED)]
+fn track_contact(bencher: Bencher, name: &str) {
+    track(bencher, name, true);
 }
 
-#[divan::bench]
-fn track_apart(bencher: Bencher) {
-    track(bencher, false);
+#[divan::bench(args = TRACKED)]
+fn track_apart(bencher: Bencher, name: &str) {
+    track(bencher, name, false);
 }
