@@ -34,6 +34,17 @@
 //! budget) gives up: the caller runs EPA as before, so the warm state can only cost a
 //! re-read, never an answer.
 //!
+//! **Bounds carried between steps.** Computing every face's plane is most of a step's work.
+//! Each face keeps a proven lower bound of its triangle's distance from the origin; a
+//! triangle whose vertices moved by at most m since then is within Hausdorff distance m of
+//! the old one, so its distance dropped by at most m. When every face keeps a positive bound
+//! after that, no face crossed the origin on the straight path between the two surfaces, the
+//! winding number is unchanged (≥ 1), and the ball argument above holds with the carried
+//! bounds: only the faces whose bound is the least are computed (their plane offset bounds the
+//! triangle's distance too), until the least bound belongs to a computed face. An expansion
+//! step computes every face and needs the origin strictly inside each (the faces it removes
+//! then see the new point from outside, so the fan adds no winding around the origin).
+//!
 //! # Edge cases
 //!
 //! * The canonical order of the pair flipped since the last step: every vertex is negated
@@ -41,6 +52,8 @@
 //! * The stored surface is imported from EPA only when it is closed (every directed edge
 //!   has exactly one twin): a polytope left open by a stopped expansion is not kept.
 //! * Non-finite re-read points, degenerate (zero-area) faces: give up.
+//! * A failed attempt is followed by 2^k − 1 contact steps without one (k failures in a row,
+//!   up to 15 steps), each of them running EPA and keeping its polytope.
 //! * The polytope grows by the vertices each warm step adds: past [`MAX_VERTICES`] it is not
 //!   kept (the next contact step runs EPA and imports a fresh one).
 
@@ -67,6 +80,8 @@ struct PairVertex {
     dir_b: Vector3<f64>,
     ha: u32,
     hb: u32,
+    /// The point it gave at the last step (A's frame then).
+    w: Vector3<f64>,
 }
 
 /// The last contact step's polytope: support pairs and a closed surface of outward faces.
@@ -74,22 +89,35 @@ struct PairVertex {
 pub(crate) struct ContactPolytope {
     verts: Vec<PairVertex>,
     faces: Vec<[u32; 3]>,
+    /// Per face, a lower bound of the distance from the origin to the triangle at the
+    /// stored points (its plane offset when computed; 0 when unknown).
+    bounds: Vec<f64>,
     /// Whether it was computed with the shapes exchanged.
     swapped: bool,
+    /// Warm attempts that failed in a row, and contact steps left before the next attempt
+    /// (2^misses − 1, at most 15: pairs whose depth moves off the kept surface — curved
+    /// rims — do not pay a failing attempt on every step).
+    misses: u8,
+    skip: u8,
 }
 
-/// A face of the working surface: outward unit normal and plane offset.
+/// A face of the working surface: outward unit normal and plane offset once computed
+/// (`exact`), and a proven lower bound of the triangle's distance from the origin.
 #[derive(Debug, Clone, Copy)]
 struct Face {
     idx: [u32; 3],
     n: Vector3<f64>,
     dist: f64,
+    bound: f64,
+    exact: bool,
 }
 
 /// Per-thread working storage (no allocation per step).
 #[derive(Default)]
 struct Scratch {
     verts: Vec<Vertex>,
+    /// Per vertex, how far it moved since the last step.
+    moved: Vec<f64>,
     faces: Vec<Face>,
     edges: Vec<u64>,
 }
@@ -103,8 +131,7 @@ impl ContactPolytope {
     /// B placed by `frame`), when it is closed; otherwise empties it. Only the vertices on a
     /// face are kept.
     pub(crate) fn import_epa(&mut self, frame: &RelativeFrame, swapped: bool) {
-        self.verts.clear();
-        self.faces.clear();
+        self.clear();
         self.swapped = swapped;
         let (mut verts, mut faces) = (Vec::new(), Vec::new());
         super::epa::last_polytope(&mut verts, &mut faces);
@@ -121,8 +148,7 @@ impl ContactPolytope {
             let mut g = [0u32; 3];
             for (k, &i) in f.iter().enumerate() {
                 let Some(v) = verts.get(i as usize) else {
-                    self.verts.clear();
-                    self.faces.clear();
+                    self.clear();
                     return;
                 };
                 if remap[i as usize] == u32::MAX {
@@ -131,8 +157,18 @@ impl ContactPolytope {
                 }
                 g[k] = remap[i as usize];
             }
+            // EPA's faces have the origin inside; the plane offset is the bound (0 if not
+            // positive: the next step recomputes it).
+            let bound = oriented_face(&verts, *f, 0.0).map_or(0.0, |f| f.dist);
             self.faces.push(g);
+            self.bounds.push(bound);
         }
+    }
+
+    fn clear(&mut self) {
+        self.verts.clear();
+        self.faces.clear();
+        self.bounds.clear();
     }
 
     /// Whether a surface is kept.
@@ -157,6 +193,10 @@ impl ContactPolytope {
         B: SupportMap + ?Sized,
         F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
     {
+        if self.skip > 0 {
+            self.skip -= 1;
+            return None;
+        }
         if self.is_empty() || diff.b.placed() {
             return None;
         }
@@ -165,8 +205,11 @@ impl ContactPolytope {
             self.expand(diff, swapped != self.swapped, scale, settings, finish, &mut scratch)
         });
         if out.is_none() {
-            self.verts.clear();
-            self.faces.clear();
+            self.clear();
+            self.misses = self.misses.saturating_add(1);
+            self.skip = (1u8 << self.misses.min(4)) - 1;
+        } else {
+            self.misses = 0;
         }
         out
     }
@@ -185,8 +228,9 @@ impl ContactPolytope {
         B: SupportMap + ?Sized,
         F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
     {
-        let Scratch { verts, faces, edges } = scratch;
+        let Scratch { verts, moved, faces, edges } = scratch;
         verts.clear();
+        moved.clear();
         faces.clear();
         let mut scale = scale.max(f64::MIN_POSITIVE);
         // Re-read the pairs (exchanged sides when the order flipped).
@@ -201,13 +245,32 @@ impl ContactPolytope {
                 return None;
             }
             scale = scale.max(w.norm());
+            moved.push((w - p.w).norm());
             verts.push(Vertex { w, a, b, d: -dir_a, ha, hb });
         }
         // The origin strictly inside every face, beyond round-off of the plane offsets.
         let floor = 64.0 * f64::EPSILON * scale;
-        for f in &self.faces {
+        // Each triangle's distance from the origin drops by at most the largest move of its
+        // vertices (the moved triangle is within that Hausdorff distance): when every face
+        // keeps a positive bound, no face crossed the origin on the straight path from the
+        // last points, so the winding number (≥ 1) is unchanged, and the bounds are proven
+        // without computing the faces. Otherwise (and in exchanged order, whose frame is not
+        // the stored one) every face is computed and must have the origin inside.
+        let mut carried = !flipped;
+        for (f, &bound) in self.faces.iter().zip(&self.bounds) {
             let idx = if flipped { [f[0], f[2], f[1]] } else { *f };
-            faces.push(oriented_face(verts, idx, floor)?);
+            let m = idx
+                .iter()
+                .map(|&i| moved.get(i as usize).copied().unwrap_or(f64::INFINITY))
+                .fold(0.0, f64::max);
+            let bound = bound - m - 4.0 * f64::EPSILON * scale;
+            carried &= super::gt(bound, floor);
+            faces.push(Face { idx, n: Vector3::zeros(), dist: 0.0, bound, exact: false });
+        }
+        if !carried {
+            for f in faces.iter_mut() {
+                *f = oriented_face(verts, f.idx, floor)?;
+            }
         }
         let tol = settings.tolerance * scale;
         let mut upper = f64::INFINITY;
@@ -218,8 +281,16 @@ impl ContactPolytope {
         let mut it = 0;
         while it < MAX_STEPS {
             it += 1;
-            let (ci, f) = faces.iter().enumerate().min_by(|x, y| x.1.dist.total_cmp(&y.1.dist))?;
-            let f = *f;
+            // The face of least bound, computed: lazily, until the least is a computed one.
+            let ci = loop {
+                let (ci, f) = faces.iter().enumerate().min_by(|x, y| x.1.bound.total_cmp(&y.1.bound))?;
+                if f.exact {
+                    break ci;
+                }
+                let g = plane(verts, f.idx)?;
+                faces[ci] = Face { bound: g.dist.max(f.bound), ..g };
+            };
+            let f = faces[ci];
             // Climb from where the face's first vertex was found (as EPA does).
             let first = verts[f.idx[0] as usize];
             if first.ha != COLD_HINT && first.hb != COLD_HINT {
@@ -236,7 +307,7 @@ impl ContactPolytope {
                 best = None;
             }
             // Rounding of the plane offsets (a few ulps of the scale) off the lower end.
-            let mut lower = (f.dist - 8.0 * f64::EPSILON * scale).max(0.0);
+            let mut lower = (f.bound - 8.0 * f64::EPSILON * scale).max(0.0);
             if let Some(fin) = finished {
                 lower = lower.max(fin.lower);
             }
@@ -266,6 +337,17 @@ impl ContactPolytope {
             if verts.len() >= MAX_VERTICES {
                 return None;
             }
+            // Expansion: every face computed, with the origin inside (both arguments of the
+            // module documentation then hold for the new surface).
+            for f in faces.iter_mut() {
+                if !f.exact {
+                    let g = plane(verts, f.idx)?;
+                    *f = Face { bound: g.dist.max(f.bound), ..g };
+                }
+                if !super::gt(f.dist, floor) {
+                    return None;
+                }
+            }
             // Replace the faces that see p by the fan over their horizon (one simple cycle).
             let eps = 1e-12 * scale;
             edges.clear();
@@ -294,12 +376,7 @@ impl ContactPolytope {
             }
         }
         let (lower, ci) = status?;
-        // Keep the surface for the next step (rebuilt in the current order).
-        self.swapped ^= flipped;
-        self.verts.clear();
-        self.verts.extend(verts.iter().map(|v| pair_of(v, &diff.frame)));
-        self.faces.clear();
-        self.faces.extend(faces.iter().map(|f| f.idx));
+        // Keep the surface for the next step: the points just read, the faces' bounds.
         let (normal, point_a, point_b) = match best {
             Some(b) => b,
             None => {
@@ -313,6 +390,20 @@ impl ContactPolytope {
                 (f.n, pa, pb)
             }
         };
+        if flipped || verts.len() != self.verts.len() {
+            // Rebuilt in the current order (new vertices appended).
+            self.swapped ^= flipped;
+            self.verts.clear();
+            self.verts.extend(verts.iter().map(|v| pair_of(v, &diff.frame)));
+        } else {
+            for (p, v) in self.verts.iter_mut().zip(verts.iter()) {
+                p.w = v.w;
+            }
+        }
+        self.faces.clear();
+        self.faces.extend(faces.iter().map(|f| f.idx));
+        self.bounds.clear();
+        self.bounds.extend(faces.iter().map(|f| f.bound.max(0.0)));
         Some(EpaOutput {
             status: EpaStatus::Converged,
             depth: upper,
@@ -328,7 +419,7 @@ impl ContactPolytope {
 
 /// The support pair of vertex `v` (A's frame, B placed by `frame`).
 fn pair_of(v: &Vertex, frame: &RelativeFrame) -> PairVertex {
-    PairVertex { dir_a: -v.d, dir_b: frame.r.tr_mul(&v.d), ha: v.ha, hb: v.hb }
+    PairVertex { dir_a: -v.d, dir_b: frame.r.tr_mul(&v.d), ha: v.ha, hb: v.hb, w: v.w }
 }
 
 /// The face (u, v, w) with its normal along (v − u) × (w − u) (no re-orientation: the
@@ -336,6 +427,13 @@ fn pair_of(v: &Vertex, frame: &RelativeFrame) -> PairVertex {
 /// `floor` inside its plane.
 #[inline(always)]
 fn oriented_face(verts: &[Vertex], idx: [u32; 3], floor: f64) -> Option<Face> {
+    plane(verts, idx).filter(|f| super::gt(f.dist, floor))
+}
+
+/// The face (u, v, w)'s unit normal along (v − u) × (w − u) and plane offset (its bound);
+/// `None` for a zero-area or non-finite face.
+#[inline(always)]
+fn plane(verts: &[Vertex], idx: [u32; 3]) -> Option<Face> {
     let [i, j, k] = idx.map(|x| x as usize);
     let (a, b, c) = (verts.get(i)?.w, verts.get(j)?.w, verts.get(k)?.w);
     let n = (b - a).cross(&(c - a));
@@ -345,7 +443,7 @@ fn oriented_face(verts: &[Vertex], idx: [u32; 3], floor: f64) -> Option<Face> {
     }
     let n = n / len;
     let dist = n.dot(&a);
-    super::gt(dist, floor).then_some(Face { idx, n, dist })
+    Some(Face { idx, n, dist, bound: dist, exact: true })
 }
 
 /// Whether the directed edges (u·2³² + v) form a closed surface: each appears once and so does
