@@ -36,11 +36,11 @@
 //!
 //! **Bounds carried between steps.** Computing every face's plane is most of a step's work.
 //! Each face keeps a proven lower bound of its triangle's distance from the origin; a
-//! triangle whose vertices moved by at most m since then is within Hausdorff distance m of
-//! the old one, so its distance dropped by at most m. When every face keeps a positive bound
-//! after that, no face crossed the origin on the straight path between the two surfaces, the
-//! winding number is unchanged (≥ 1), and the ball argument above holds with the carried
-//! bounds: only the faces whose bound is the least are computed (their plane offset bounds the
+//! triangle whose vertices moved by at most m since then (m: the largest move of any vertex)
+//! is within Hausdorff distance m of the old one, so its distance dropped by at most m. When
+//! every face keeps a positive bound after that, no face crossed the origin on the straight
+//! path between the two surfaces, the winding number is unchanged (≥ 1), and the ball
+//! argument above holds with the carried bounds: only the faces whose bound is the least are computed (their plane offset bounds the
 //! triangle's distance too), until the least bound belongs to a computed face. An expansion
 //! step computes every face and needs the origin strictly inside each (the faces it removes
 //! then see the new point from outside, so the fan adds no winding around the origin).
@@ -116,8 +116,6 @@ struct Face {
 #[derive(Default)]
 struct Scratch {
     verts: Vec<Vertex>,
-    /// Per vertex, how far it moved since the last step.
-    moved: Vec<f64>,
     faces: Vec<Face>,
     edges: Vec<u64>,
 }
@@ -228,11 +226,11 @@ impl ContactPolytope {
         B: SupportMap + ?Sized,
         F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
     {
-        let Scratch { verts, moved, faces, edges } = scratch;
+        let Scratch { verts, faces, edges } = scratch;
         verts.clear();
-        moved.clear();
         faces.clear();
-        let mut scale = scale.max(f64::MIN_POSITIVE);
+        // The largest |w|² and the largest squared move, rooted once each.
+        let (mut size2, mut moved2) = (0.0f64, 0.0f64);
         // Re-read the pairs (exchanged sides when the order flipped).
         for p in &self.verts {
             let (dir_a, dir_b, ha, hb) =
@@ -244,26 +242,25 @@ impl ContactPolytope {
             if !(w.iter().all(|x| x.is_finite())) {
                 return None;
             }
-            scale = scale.max(w.norm());
-            moved.push((w - p.w).norm());
+            size2 = size2.max(w.norm_squared());
+            moved2 = moved2.max((w - p.w).norm_squared());
             verts.push(Vertex { w, a, b, d: -dir_a, ha, hb });
         }
+        let mut scale = scale.max(size2.sqrt()).max(f64::MIN_POSITIVE);
+        let moved = moved2.sqrt();
         // The origin strictly inside every face, beyond round-off of the plane offsets.
         let floor = 64.0 * f64::EPSILON * scale;
-        // Each triangle's distance from the origin drops by at most the largest move of its
+        // Each triangle's distance from the origin drops by at most the largest move of the
         // vertices (the moved triangle is within that Hausdorff distance): when every face
         // keeps a positive bound, no face crossed the origin on the straight path from the
         // last points, so the winding number (≥ 1) is unchanged, and the bounds are proven
         // without computing the faces. Otherwise (and in exchanged order, whose frame is not
         // the stored one) every face is computed and must have the origin inside.
         let mut carried = !flipped;
+        let slack = moved + 4.0 * f64::EPSILON * scale;
         for (f, &bound) in self.faces.iter().zip(&self.bounds) {
             let idx = if flipped { [f[0], f[2], f[1]] } else { *f };
-            let m = idx
-                .iter()
-                .map(|&i| moved.get(i as usize).copied().unwrap_or(f64::INFINITY))
-                .fold(0.0, f64::max);
-            let bound = bound - m - 4.0 * f64::EPSILON * scale;
+            let bound = bound - slack;
             carried &= super::gt(bound, floor);
             faces.push(Face { idx, n: Vector3::zeros(), dist: 0.0, bound, exact: false });
         }
