@@ -45,6 +45,10 @@
 //! step computes every face and needs the origin strictly inside each (the faces it removes
 //! then see the new point from outside, so the fan adds no winding around the origin).
 //!
+//! The query adapter (`query/distance/gjk.rs::contact_depth`) uses it between two vertex
+//! polytopes only, whose pairs re-read by vertex index; the maths holds for any support maps
+//! (the tests run it on boxes, segments and curved cores too).
+//!
 //! # Edge cases
 //!
 //! * The canonical order of the pair flipped since the last step: every vertex is negated
