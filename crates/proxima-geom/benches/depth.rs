@@ -26,10 +26,14 @@ use divan::counter::ItemsCount;
 use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 use parry3d_f64::math::{Pose as PPose, Rotation as PRotation, Vector as PVector};
 use parry3d_f64::shape::{Cuboid as PCuboid, Cylinder as PCylinder, SharedShape};
-use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid};
+use proxima_geom::shape::{Cuboid, Cylinder, Ellipsoid};
 use proxima_geom::{GjkCache, Pose, QuerySettings, Shape, distance_tracked, signed_distance};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+#[path = "../tests/support/tracked_shapes.rs"]
+mod tracked_shapes;
+use tracked_shapes::tracked_shape;
 
 const PAIRS: usize = 256;
 const FAMILIES: &[&str] = &["cyl_cyl", "box_cyl", "cyl_ell", "box_ell", "box_box"];
@@ -175,27 +179,6 @@ type Track = (Shape, Shape, Vec<(Pose, Pose)>);
 /// cylinder–ellipsoid, box–box, two 24-vertex hulls (past the LCP's 16-vertex limit, so GJK/EPA),
 /// capsule–box, cylinder–box, ellipsoid–hull.
 const TRACKED: &[&str] = &["cyl_ell", "box_box", "hull_hull", "cap_box", "cyl_box", "ell_hull"];
-
-/// A tracked pair's shape: `hull` is the hull of 24 random points on an ellipsoid.
-fn tracked_shape(kind: &str, rng: &mut SmallRng) -> Shape {
-    let mut r = |lo: f64, hi: f64| rng.random_range(lo..hi);
-    match kind {
-        "cyl" => Shape::Cylinder(Cylinder::new(r(0.4, 0.8), r(0.4, 1.0)).unwrap()),
-        "ell" => Shape::Ellipsoid(Ellipsoid::new([r(0.5, 1.0), r(0.5, 1.0), r(0.5, 1.0)]).unwrap()),
-        "box" => Shape::Cuboid(Cuboid::new([r(0.3, 0.9), r(0.3, 0.9), r(0.3, 0.9)]).unwrap()),
-        "cap" => Shape::Capsule(Capsule::new(r(0.2, 0.5), r(0.3, 0.9)).unwrap()),
-        _ => {
-            let axes = [r(0.5, 1.0), r(0.5, 1.0), r(0.5, 1.0)];
-            let pts: Vec<[f64; 3]> = (0..24)
-                .map(|_| {
-                    let v = Vector3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0)).normalize();
-                    [v.x * axes[0], v.y * axes[1], v.z * axes[2]]
-                })
-                .collect();
-            Shape::ConvexPolytope(ConvexPolytope::hull_of(&pts).unwrap())
-        }
-    }
-}
 
 /// 64 tracks of 32 steps of a pair: both shapes turn by about 0.01 rad per step, B placed
 /// along a fixed direction overlapping A by 0.1–0.3 (`contact`) or 0.05–0.2 apart.

@@ -17,33 +17,15 @@
 //! ≥ 1e-4 here) without flagging rounding.
 
 use nalgebra::{Rotation3, Vector3};
-use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Cylinder, Ellipsoid};
-use proxima_geom::{GjkCache, Pose, Proximity, QuerySettings, Shape, distance_tracked, signed_distance};
+use proxima_geom::{GjkCache, Pose, Proximity, QuerySettings, distance_tracked, signed_distance};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const TOL: f64 = 1e-8;
+#[path = "support/tracked_shapes.rs"]
+mod tracked_shapes;
+use tracked_shapes::tracked_shape as shape;
 
-fn shape(kind: &str, rng: &mut SmallRng) -> Shape {
-    let mut r = |lo: f64, hi: f64| rng.random_range(lo..hi);
-    match kind {
-        "cyl" => Shape::Cylinder(Cylinder::new(r(0.4, 0.8), r(0.4, 1.0)).unwrap()),
-        "ell" => Shape::Ellipsoid(Ellipsoid::new([r(0.5, 1.0), r(0.5, 1.0), r(0.5, 1.0)]).unwrap()),
-        "box" => Shape::Cuboid(Cuboid::new([r(0.3, 0.9), r(0.3, 0.9), r(0.3, 0.9)]).unwrap()),
-        "cap" => Shape::Capsule(Capsule::new(r(0.2, 0.5), r(0.3, 0.9)).unwrap()),
-        _ => {
-            // 24 points on an ellipsoid: all hull vertices, past the LCP route's 16.
-            let axes = [r(0.5, 1.0), r(0.5, 1.0), r(0.5, 1.0)];
-            let pts: Vec<[f64; 3]> = (0..24)
-                .map(|_| {
-                    let v = Vector3::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0)).normalize();
-                    [v.x * axes[0], v.y * axes[1], v.z * axes[2]]
-                })
-                .collect();
-            Shape::ConvexPolytope(ConvexPolytope::hull_of(&pts).unwrap())
-        }
-    }
-}
+const TOL: f64 = 1e-8;
 
 fn rotation(rng: &mut SmallRng) -> Rotation3<f64> {
     let v =
