@@ -12,9 +12,11 @@
 //! random direction by 5–50 % of their extents, kept when our signed distance is below −1e-3).
 //! One benchmark iteration is one pass over a family; divan's item throughput gives the time per
 //! query. `track_contact` / `track_apart`: 64 tracks of 32 small steps (rotations of 0.01 rad
-//! per step) of a cylinder against an ellipsoid, overlapping at every step or 0.05–0.2 apart,
-//! through `distance_tracked` (one cache per track): the warm step in contact against the warm
-//! step apart. Before timing, `main` prints the largest |ours − parry| depth per family.
+//! per step) of each pair a user tracks through contact (cylinder–ellipsoid, box–box, two
+//! 24-vertex hulls, capsule–box with the core segment in the box, cylinder–box,
+//! ellipsoid–hull), overlapping by 0.1–0.3 at every step or 0.05–0.2 apart, through
+//! `distance_tracked` (one cache per track): the warm step in contact against the warm step
+//! apart (the first, cold step of each track is not timed). Before timing, `main` prints the largest |ours − parry| depth per family.
 
 use std::hint::black_box;
 use std::sync::OnceLock;
@@ -28,6 +30,10 @@ use proxima_geom::shape::{Cuboid, Cylinder, Ellipsoid};
 use proxima_geom::{GjkCache, Pose, QuerySettings, Shape, distance_tracked, signed_distance};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+#[path = "../tests/support/tracked_shapes.rs"]
+mod tracked_shapes;
+use tracked_shapes::tracked_shape;
 
 const PAIRS: usize = 256;
 const FAMILIES: &[&str] = &["cyl_cyl", "box_cyl", "cyl_ell", "box_ell", "box_box"];
@@ -169,70 +175,99 @@ fn parry(bencher: Bencher, name: &str) {
 /// Two shapes and their poses per step.
 type Track = (Shape, Shape, Vec<(Pose, Pose)>);
 
-/// Tracks of a cylinder against an ellipsoid: poses per step, overlapping (`contact`) or apart.
-fn tracks(contact: bool) -> &'static [Track] {
-    static CELLS: OnceLock<[Vec<Track>; 2]> = OnceLock::new();
+/// The pairs a user tracks through contact (`track_contact` / `track_apart` arguments):
+/// cylinder–ellipsoid, box–box, two 24-vertex hulls (past the LCP's 16-vertex limit, so GJK/EPA),
+/// capsule–box, cylinder–box, ellipsoid–hull.
+const TRACKED: &[&str] = &["cyl_ell", "box_box", "hull_hull", "cap_box", "cyl_box", "ell_hull"];
+
+/// 64 tracks of 32 steps of a pair: both shapes turn by about 0.01 rad per step, B placed
+/// along a fixed direction overlapping A by 0.1–0.3 (`contact`) or 0.05–0.2 apart.
+fn tracks(name: &str, contact: bool) -> &'static [Track] {
+    static CELLS: OnceLock<Vec<[Vec<Track>; 2]>> = OnceLock::new();
     let all = CELLS.get_or_init(|| {
-        [true, false].map(|contact| {
-            let mut rng = SmallRng::seed_from_u64(if contact { 5 } else { 6 });
-            (0..64)
-                .map(|_| {
-                    let a = Shape::Cylinder(
-                        Cylinder::new(rng.random_range(0.4..0.8), rng.random_range(0.4..1.0)).unwrap(),
-                    );
-                    let b = Shape::Ellipsoid(
-                        Ellipsoid::new([
-                            rng.random_range(0.5..1.0),
-                            rng.random_range(0.5..1.0),
-                            rng.random_range(0.5..1.0),
-                        ])
-                        .unwrap(),
-                    );
-                    let (ra, rb) = (rotation(&mut rng), rotation(&mut rng));
-                    let (wa, wb) = (Vector3::new(0.01, 0.004, -0.006), Vector3::new(-0.003, 0.008, 0.005));
-                    let d = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 0.5)
-                        .normalize();
-                    let gap = if contact { -rng.random_range(0.1..0.3) } else { rng.random_range(0.05..0.2) };
-                    let steps = (0..32)
-                        .map(|k| {
-                            let k = k as f64;
-                            let pa =
-                                Pose::from_matrix(Rotation3::new(wa * k).matrix() * ra, Vector3::zeros())
+        TRACKED
+            .iter()
+            .enumerate()
+            .map(|(i, pair)| {
+                let (ka, kb) = pair.split_once('_').unwrap();
+                [true, false].map(|contact| {
+                    // (cylinder–ellipsoid keeps the seeds of its first version.)
+                    let seed = if contact { 5 } else { 6 } + 2 * i as u64;
+                    let mut rng = SmallRng::seed_from_u64(seed);
+                    (0..64)
+                        .map(|_| {
+                            let a = tracked_shape(ka, &mut rng);
+                            let b = tracked_shape(kb, &mut rng);
+                            let (ra, rb) = (rotation(&mut rng), rotation(&mut rng));
+                            let (wa, wb) =
+                                (Vector3::new(0.01, 0.004, -0.006), Vector3::new(-0.003, 0.008, 0.005));
+                            let d =
+                                Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), 0.5)
+                                    .normalize();
+                            // A capsule overlaps by its radius more: its core segment is in
+                            // the box (EPA on the cores), not only its rounding.
+                            let core = if let Shape::Capsule(c) = &a { c.radius() } else { 0.0 };
+                            let gap = if contact {
+                                -core - rng.random_range(0.1..0.3)
+                            } else {
+                                rng.random_range(0.05..0.2)
+                            };
+                            let steps = (0..32)
+                                .map(|k| {
+                                    let k = k as f64;
+                                    let pa = Pose::from_matrix(
+                                        Rotation3::new(wa * k).matrix() * ra,
+                                        Vector3::zeros(),
+                                    )
                                     .unwrap();
-                            let rbk = Rotation3::new(wb * k).matrix() * rb;
-                            let pb0 = Pose::from_matrix(rbk, Vector3::zeros()).unwrap();
-                            let reach = a.support_value(&pa, &d) + b.support_value(&pb0, &-d);
-                            (pa, Pose::from_matrix(rbk, d * (reach + gap)).unwrap())
+                                    let rbk = Rotation3::new(wb * k).matrix() * rb;
+                                    let pb0 = Pose::from_matrix(rbk, Vector3::zeros()).unwrap();
+                                    let reach = a.support_value(&pa, &d) + b.support_value(&pb0, &-d);
+                                    (pa, Pose::from_matrix(rbk, d * (reach + gap)).unwrap())
+                                })
+                                .collect();
+                            (a, b, steps)
                         })
-                        .collect();
-                    (a, b, steps)
+                        .collect()
                 })
-                .collect()
-        })
+            })
+            .collect()
     });
-    &all[usize::from(!contact)]
+    &all[TRACKED.iter().position(|t| *t == name).unwrap()][usize::from(!contact)]
 }
 
-fn track(bencher: Bencher, contact: bool) {
-    let ts = tracks(contact);
+/// The warm steps of every track (each track's first, cold step runs untimed, in the inputs).
+fn track(bencher: Bencher, name: &str, contact: bool) {
+    let ts = tracks(name, contact);
     let s = QuerySettings::default();
-    let steps: usize = ts.iter().map(|t| t.2.len()).sum();
-    bencher.counter(ItemsCount::new(steps)).bench(|| {
-        for (a, b, poses) in ts {
-            let mut cache = GjkCache::new();
-            for (pa, pb) in poses {
-                black_box(distance_tracked(a, pa, b, pb, &s, &mut cache).unwrap());
+    let steps: usize = ts.iter().map(|t| t.2.len() - 1).sum();
+    bencher
+        .counter(ItemsCount::new(steps))
+        .with_inputs(|| {
+            ts.iter()
+                .map(|(a, b, poses)| {
+                    let mut cache = GjkCache::new();
+                    distance_tracked(a, &poses[0].0, b, &poses[0].1, &s, &mut cache).unwrap();
+                    cache
+                })
+                .collect::<Vec<_>>()
+        })
+        .bench_local_values(|mut caches: Vec<GjkCache>| {
+            for ((a, b, poses), cache) in ts.iter().zip(caches.iter_mut()) {
+                for (pa, pb) in &poses[1..] {
+                    black_box(distance_tracked(a, pa, b, pb, &s, cache).unwrap());
+                }
             }
-        }
-    });
+            caches
+        });
 }
 
-#[divan::bench]
-fn track_contact(bencher: Bencher) {
-    track(bencher, true);
+#[divan::bench(args = TRACKED)]
+fn track_contact(bencher: Bencher, name: &str) {
+    track(bencher, name, true);
 }
 
-#[divan::bench]
-fn track_apart(bencher: Bencher) {
-    track(bencher, false);
+#[divan::bench(args = TRACKED)]
+fn track_apart(bencher: Bencher, name: &str) {
+    track(bencher, name, false);
 }

@@ -181,7 +181,7 @@ fn cache_from_another_pair_never_changes_answers() {
         let gap = rng.random_range(-0.3..1.5);
         let (pa, pb) = place(va, vb, &ra, &rb, &u, gap);
         let cold = distance(a, &pa, b, &pb, &s).unwrap();
-        let mut stale = caches[trial % caches.len()];
+        let mut stale = caches[trial % caches.len()].clone();
         let warm = distance_tracked(a, &pa, b, &pb, &s, &mut stale).unwrap();
         let ctx = format!("trial {trial}: warm {warm:?} cold {cold:?}");
         assert!(warm.certificate.lower <= warm.certificate.upper, "{ctx}");

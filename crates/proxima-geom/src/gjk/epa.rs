@@ -227,6 +227,19 @@ thread_local! {
     static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
 }
 
+/// The polytope the last expansion on this thread ended with: its vertices and the index
+/// triples of its faces (outward orientation) into `verts` and `faces`. Whether it is a closed
+/// surface is for the caller to check (an expansion stopped mid-step leaves it open); a
+/// tracked pair keeps it for its next step in contact (`contact_warm.rs`).
+pub(crate) fn last_polytope(verts: &mut Vec<Vertex>, faces: &mut Vec<[u32; 3]>) {
+    SCRATCH.with(|cell| {
+        if let Ok(s) = cell.try_borrow() {
+            verts.extend_from_slice(&s.verts);
+            faces.extend(s.faces.iter().filter(|f| f.alive).map(|f| f.idx));
+        }
+    });
+}
+
 fn expand_in<A, B, F>(
     diff: &mut Difference<'_, A, B>,
     simplex: &Simplex,
@@ -430,7 +443,7 @@ where
 /// loop, a pinch (a vertex starting two edges) or an open path never does: the walk is
 /// deterministic, so it either returns early, stops, or circles without the start. The
 /// horizon is short (tens of edges): a linear search per step is the cheap way.
-fn is_simple_cycle(edges: &[u64]) -> bool {
+pub(crate) fn is_simple_cycle(edges: &[u64]) -> bool {
     let start = |e: u64| e >> 32;
     let end = |e: u64| e & 0xffff_ffff;
     let Some(&first) = edges.first() else { return false };

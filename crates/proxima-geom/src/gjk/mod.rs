@@ -31,6 +31,7 @@
 //! better algorithm here, on the shapes' *cores* (sphere → centre, capsule → axis segment,
 //! rounded shape → inner shape) with the radii added back.
 
+mod contact_warm;
 mod depth;
 mod distance;
 mod epa;
@@ -45,6 +46,7 @@ pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
+pub(crate) use contact_warm::ContactPolytope;
 pub(crate) use depth::finish_curved;
 pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
 pub(crate) use epa::{Finish, penetration_above};

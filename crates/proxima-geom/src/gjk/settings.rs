@@ -115,7 +115,7 @@ impl GjkStatus {
 ///
 /// Reuse one cache per tracked pair; [`GjkCache::reset`] (or a fresh cache) at the start of
 /// a new trajectory. A cache never changes an answer's correctness, only the iteration count.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct GjkCache {
     pub(crate) direction: Option<Vector3<f64>>,
     /// The last final simplex as support pairs (local directions and vertex hints of both
@@ -134,6 +134,10 @@ pub struct GjkCache {
     /// frame, from it towards the second): the next step in contact starts its depth from
     /// it (`gjk/depth.rs`), before any EPA.
     pub(crate) depth_normal: Option<Vector3<f64>>,
+    /// The last contact step's expanded polytope as support pairs (`gjk/contact_warm.rs`):
+    /// the next step in contact re-reads it for its depth before any EPA. Allocated only for
+    /// pairs that were in contact.
+    pub(crate) polytope: Option<Box<super::ContactPolytope>>,
 }
 
 impl GjkCache {

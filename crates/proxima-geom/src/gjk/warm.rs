@@ -179,7 +179,7 @@ fn finite(v: &Vector3<f64>) -> bool {
 
 /// The stored vertex under `hint`, else the support along the local direction `dir`
 /// (climbing from `hint`): a point of the shape in both cases.
-fn pair_point<S: SupportMap + ?Sized>(shape: &S, dir: &Vector3<f64>, hint: u32) -> Point3<f64> {
+pub(crate) fn pair_point<S: SupportMap + ?Sized>(shape: &S, dir: &Vector3<f64>, hint: u32) -> Point3<f64> {
     let hint = warm_hint(hint);
     match shape.hinted_vertex(hint) {
         Some(p) => p,

@@ -282,7 +282,10 @@ where
                     point_b: f.b,
                     iterations: 0,
                 },
-                None => expand_warm(diff, r, init, &settings.gjk, &mut hook),
+                None => {
+                    let tracked = cache.as_mut().map(|(c, swapped)| (&mut **c, *swapped));
+                    contact_depth(diff, r, init, tracked, &settings.gjk, &mut hook)
+                }
             };
             if let Some((c, _)) = cache.as_mut() {
                 c.depth_normal = certified.then_some(e.normal);
@@ -331,6 +334,45 @@ where
         ((lo - m).max(0.0), hi + m)
     });
     Ok((finish(core, radii, shapes, settings, Algorithm::Gjk, path), bracket))
+}
+
+/// The depth of a contact run's overlapping cores: from the tracked pair's last expanded
+/// polytope re-read at these poses when it proves a bracket within the tolerance
+/// (`gjk/contact_warm.rs`), else EPA from the run's simplex (`expand_warm`), whose final
+/// polytope the cache then keeps for the next step. `tracked`: the cache and whether the
+/// pair is in exchanged order.
+///
+/// Only between two vertex polytopes (both cores re-read by vertex index, no support query):
+/// with a box, segment or curved core the re-read costs support queries and EPA from the
+/// simplex is as cheap or cheaper (depth bench, warm steps in contact, min of 3 rounds:
+/// capsule–box 0.96 → 1.10 ms, cylinder–ellipsoid 3.06 → 3.34 ms with it; hull–hull
+/// 2.71 → 2.12 ms).
+fn contact_depth<A, B, F>(
+    diff: &mut Difference<'_, A, B>,
+    r: &Run,
+    init: &Start,
+    tracked: Option<(&mut GjkCache, bool)>,
+    settings: &GjkSettings,
+    hook: &mut F,
+) -> EpaOutput
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+    F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+{
+    let vertices = diff.a.hinted_vertex(0).is_some() && diff.b.hinted_vertex(0).is_some();
+    let Some((c, swapped)) = tracked.filter(|_| vertices) else {
+        return expand_warm(diff, r, init, settings, hook);
+    };
+    let polytope = c.polytope.get_or_insert_with(Default::default);
+    if let Some(e) = polytope.warm_depth(diff, swapped, r.scale, settings, hook) {
+        return e;
+    }
+    let e = expand_warm(diff, r, init, settings, hook);
+    if e.status == EpaStatus::Converged && e.iterations > 0 {
+        polytope.import_epa(&diff.frame, swapped);
+    }
+    e
 }
 
 /// B's witness `qb` (A's frame, a convex combination of B's support points placed by the
