@@ -239,7 +239,8 @@ pub(crate) fn run_traced(
         }
         let gap = e.w.norm() - e.g;
         // The next step predicted from the last two (quadratic convergence), see the docs.
-        let predicted = PREDICTION_SAFETY * (last_step / (prev_step * prev_step)).max(1.0) * last_step * last_step;
+        let predicted =
+            PREDICTION_SAFETY * (last_step / (prev_step * prev_step)).max(1.0) * last_step * last_step;
         if gap <= target && (last_step <= SMALL_STEP || predicted <= SMALL_STEP) {
             let (xa, xb) = witnesses(&e);
             return finish(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::Converged);
