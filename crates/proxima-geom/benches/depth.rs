@@ -16,7 +16,10 @@
 //! 24-vertex hulls, capsule–box with the core segment in the box, cylinder–box,
 //! ellipsoid–hull), overlapping by 0.1–0.3 at every step or 0.05–0.2 apart, through
 //! `distance_tracked` (one cache per track): the warm step in contact against the warm step
-//! apart (the first, cold step of each track is not timed). Before timing, `main` prints the largest |ours − parry| depth per family.
+//! apart (the first, cold step of each track is not timed). `ours_forced_gjk`: two ellipsoids
+//! through the GJK/EPA route that `Auto` replaces by Newton from the centre direction
+//! (`query/signed.rs`). Before timing, `main` prints the largest |ours − parry| depth per
+//! family.
 
 use std::hint::black_box;
 use std::sync::OnceLock;
@@ -36,7 +39,7 @@ mod tracked_shapes;
 use tracked_shapes::tracked_shape;
 
 const PAIRS: usize = 256;
-const FAMILIES: &[&str] = &["cyl_cyl", "box_cyl", "cyl_ell", "box_ell", "box_box"];
+const FAMILIES: &[&str] = &["cyl_cyl", "box_cyl", "cyl_ell", "box_ell", "box_box", "ell_ell"];
 
 struct Pair {
     a: Shape,
@@ -154,6 +157,19 @@ fn main() {
 fn ours(bencher: Bencher, name: &str) {
     let pairs = family(name);
     let s = QuerySettings::default();
+    bencher.counter(ItemsCount::new(pairs.len())).bench(|| {
+        for p in pairs {
+            black_box(signed_distance(&p.a, &p.pa, &p.b, &p.pb, &s).unwrap());
+        }
+    });
+}
+
+/// Ours with the algorithm forced to GJK: for two ellipsoids, the GJK/EPA route (EPA with the
+/// Newton finish) that `Auto` replaces by Newton from the centre direction.
+#[divan::bench(args = ["ell_ell"])]
+fn ours_forced_gjk(bencher: Bencher, name: &str) {
+    let pairs = family(name);
+    let s = QuerySettings::default().with_algorithm(proxima_geom::Algorithm::Gjk);
     bencher.counter(ItemsCount::new(pairs.len())).bench(|| {
         for p in pairs {
             black_box(signed_distance(&p.a, &p.pa, &p.b, &p.pb, &s).unwrap());

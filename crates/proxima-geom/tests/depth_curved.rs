@@ -349,3 +349,58 @@ proptest! {
         check_against_brute_force(b, &pb, &a, &pa, &format!("{:?} vs hull", b.kind()))?;
     }
 }
+
+/// Two overlapping ellipsoids through `Auto`: the ellipsoid solver finds a common point and
+/// the depth comes from Newton on h_M from the centre direction, certified by enclosed balls
+/// (`signed.rs`, no GJK or EPA) when that closes the bracket. Against brute force, in both
+/// orders (the same bracket: the pair is computed in its canonical order), and a bracket
+/// 1e-10 × size wide whenever that route answered.
+fn check_ellipsoid_pair(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> Result<bool, TestCaseError> {
+    let bf = brute_force_depth(a, pa, b, pb);
+    if bf <= 1e-3 {
+        return Ok(false);
+    }
+    let s = QuerySettings::default();
+    let sd = signed_distance(a, pa, b, pb, &s).unwrap();
+    let back = signed_distance(b, pb, a, pa, &s).unwrap();
+    prop_assert_eq!(sd.certificate, back.certificate, "order changed the bracket");
+    let (dlo, dhi) = (-sd.certificate.upper, -sd.certificate.lower);
+    prop_assert!(dlo <= bf + SETUP, "proven depth ≥ {dlo:e} above the brute-force {bf:e}");
+    prop_assert!(dhi <= bf + 1e-6, "depth ≤ {dhi:e} while brute force finds {bf:e}");
+    prop_assert!(dlo <= -sd.value && -sd.value <= dhi, "value outside its bracket");
+    let newton = sd.result.algorithm == Algorithm::Ellipsoid;
+    if newton {
+        prop_assert!(dhi - dlo <= WIDTH, "Newton depth bracket [{dlo:e}, {dhi:e}] too wide");
+        let with_depth =
+            matches!(sd.result.proximity, proxima_geom::Proximity::Intersecting { depth: Some(_), .. });
+        prop_assert!(with_depth, "Newton depth answer without its depth");
+    }
+    Ok(newton)
+}
+
+#[test]
+fn ellipsoid_pairs_depth_by_newton() {
+    // Crossed ellipsoids a quarter of their extent into each other: the Newton route answers.
+    let a = Shape::Ellipsoid(Ellipsoid::new([0.5, 0.4, 0.3]).unwrap());
+    let b = Shape::Ellipsoid(Ellipsoid::new([0.3, 0.5, 0.4]).unwrap());
+    let (pa, pb) =
+        overlapping_poses(&a, &b, [0.3, -0.2, 0.5], [1.0, 0.4, -0.7], [1.0, 0.2, 0.1], 0.25).unwrap();
+    assert!(check_ellipsoid_pair(&a, &pa, &b, &pb).unwrap(), "the Newton depth route did not answer");
+}
+
+proptest! {
+    // 32 cases: each runs the 4000-direction brute force (seconds in a debug build).
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn ellipsoid_pairs_against_brute_force(
+        ra in prop::array::uniform3(-3.0..3.0f64), rb in prop::array::uniform3(-3.0..3.0f64),
+        ea in prop::array::uniform3(0.2..1.0f64), eb in prop::array::uniform3(0.2..1.0f64),
+        dir in prop::array::uniform3(-1.0..1.0f64), frac in 0.02..0.5f64,
+    ) {
+        let a = Shape::Ellipsoid(Ellipsoid::new(ea).unwrap());
+        let b = Shape::Ellipsoid(Ellipsoid::new(eb).unwrap());
+        let Some((pa, pb)) = overlapping_poses(&a, &b, ra, rb, dir, frac) else { return Ok(()) };
+        check_ellipsoid_pair(&a, &pa, &b, &pb)?;
+    }
+}

@@ -19,8 +19,12 @@
 //!
 //! **Stopping rule (duality gap).** At every iterate the witnesses x_a = s_a(n),
 //! x_b = s_b(−n) give upper = |x_b − x_a| ≥ dist ≥ g(n) = lower. We stop when
-//! upper − lower ≤ tolerance × scale *and* the last Newton step was below 1e-7 (so the
-//! quadratic convergence has already pushed the direction, hence the witnesses, to round-off).
+//! upper − lower ≤ tolerance × scale *and* the direction has settled to 1e-7: the last Newton
+//! step was below that, or the next one is predicted below it — in the quadratic regime step
+//! k+1 ≈ K·(step k)², with K measured from the last two steps (K = t_k / t_{k−1}²) and taken
+//! at least 1, times a safety factor 4. The prediction only saves the final Newton step
+//! (its step is typically 1e-11..1e-15); the certificate [lower, upper] is evaluated at the
+//! final direction whatever it is, so the bracket is proven either way.
 //!
 //! **Deciding intersection first.** On the set {g > 0} the superlevel sets of g on the sphere
 //! are geodesically convex, so Newton cannot stall at a spurious point there. When the centre
@@ -50,6 +54,9 @@ use crate::shape::Ellipsoid;
 /// Newton steps below this (tangent-plane norm) count as converged directions.
 const SMALL_STEP: f64 = 1e-7;
 
+/// Safety factor on the predicted next step K·t² of the stopping rule (see the module docs).
+const PREDICTION_SAFETY: f64 = 4.0;
+
 /// A scaled contact t* within this of 1 is handed to the dual to decide touching vs disjoint.
 const NEAR_TOUCH: f64 = 1e-9;
 
@@ -76,27 +83,29 @@ struct Eval {
     g: f64,
     /// x_b(n) − x_a(n) = ∇g.
     w: Vector3<f64>,
-    sa: Vector3<f64>,
+    /// A's support point minus its centre, S_a n / r_a (0 when r_a = 0), and r_a.
+    ua: Vector3<f64>,
     ra: f64,
-    sb: Vector3<f64>,
+    /// B's centre minus its support point along −n, S_b n / r_b, and r_b.
+    ub: Vector3<f64>,
     rb: f64,
 }
 
-#[inline]
+/// S n / r for r = √(nᵀS n) (one reciprocal; zero when r = 0).
+#[inline(always)]
+fn offset(sn: Vector3<f64>, r: f64) -> Vector3<f64> {
+    if r > 0.0 { sn * (1.0 / r) } else { Vector3::zeros() }
+}
+
+#[inline(always)]
 fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, n: &Vector3<f64>) -> Eval {
     let sa = a.shape * n;
     let sb = b.shape * n;
     let ra = n.dot(&sa).max(0.0).sqrt();
     let rb = n.dot(&sb).max(0.0).sqrt();
     let g = n.dot(c) - ra - rb;
-    let mut w = *c;
-    if ra > 0.0 {
-        w -= sa / ra;
-    }
-    if rb > 0.0 {
-        w -= sb / rb;
-    }
-    Eval { g, w, sa, ra, sb, rb }
+    let (ua, ub) = (offset(sa, ra), offset(sb, rb));
+    Eval { g, w: c - ua - ub, ua, ra, ub, rb }
 }
 
 /// An orthonormal basis (e₁, e₂) of the plane ⊥ n (n unit).
@@ -115,10 +124,39 @@ pub(crate) fn tangent_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     (e1, e2)
 }
 
-/// H = S/r − (Sn)(Sn)ᵀ/r³ (zero when r = 0).
-#[inline]
-fn curvature(s: &Matrix3<f64>, sn: &Vector3<f64>, r: f64) -> Matrix3<f64> {
-    if r > 0.0 { s / r - sn * sn.transpose() / (r * r * r) } else { Matrix3::zeros() }
+/// An orthogonal basis (e₁, e₂) of the plane ⊥ n (n unit) with |e₁| = |e₂| ∈ [√(2/3), 1]:
+/// [`tangent_basis`] without its normalization (e₁ = n × the axis least aligned with n).
+#[inline(always)]
+fn scaled_tangent_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+    let a = n.abs();
+    let e1 = if a.x <= a.y && a.x <= a.z {
+        Vector3::new(0.0, n.z, -n.y)
+    } else if a.y <= a.z {
+        Vector3::new(-n.z, 0.0, n.x)
+    } else {
+        Vector3::new(n.y, -n.x, 0.0)
+    };
+    (e1, n.cross(&e1))
+}
+
+/// The curvature H = S/r − (Sn)(Sn)ᵀ/r³ of one ellipsoid restricted to the tangent basis
+/// (e₁, e₂): (e₁ᵀHe₁, e₁ᵀHe₂, e₂ᵀHe₂), from u = Sn/r (so (Sn)(Sn)ᵀ/r³ = uuᵀ/r) without
+/// forming the 3×3 matrix; zero when r = 0.
+#[inline(always)]
+fn tangent_curvature(
+    s: &Matrix3<f64>,
+    u: &Vector3<f64>,
+    r: f64,
+    e1: &Vector3<f64>,
+    e2: &Vector3<f64>,
+) -> [f64; 3] {
+    if r <= 0.0 {
+        return [0.0; 3];
+    }
+    let inv = 1.0 / r;
+    let (se1, se2) = (s * e1, s * e2);
+    let (u1, u2) = (u.dot(e1), u.dot(e2));
+    [(e1.dot(&se1) - u1 * u1) * inv, (e1.dot(&se2) - u1 * u2) * inv, (e2.dot(&se2) - u2 * u2) * inv]
 }
 
 /// Solves the 2×2 system H t = rhs for a (negative or positive) definite H, shifting it by a
@@ -192,48 +230,62 @@ pub(crate) fn run_traced(
         }
     }
     let mut last_step = f64::INFINITY;
+    let mut prev_step = f64::INFINITY;
+    let witnesses = |e: &Eval| (a.center + e.ua, b.center - e.ub);
     loop {
-        let xa = a.center + if e.ra > 0.0 { e.sa / e.ra } else { Vector3::zeros() };
-        let xb = b.center - if e.rb > 0.0 { e.sb / e.rb } else { Vector3::zeros() };
         if let Some(t) = trace.as_deref_mut() {
+            let (xa, xb) = witnesses(&e);
             t.push([xa.x, xa.y, xa.z, xb.x, xb.y, xb.z]);
         }
         let gap = e.w.norm() - e.g;
-        if gap <= target && last_step <= SMALL_STEP {
+        // The next step predicted from the last two (quadratic convergence), see the docs.
+        let predicted =
+            PREDICTION_SAFETY * (last_step / (prev_step * prev_step)).max(1.0) * last_step * last_step;
+        if gap <= target && (last_step <= SMALL_STEP || predicted <= SMALL_STEP) {
+            let (xa, xb) = witnesses(&e);
             return finish(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::Converged);
         }
         if iterations >= max_iterations {
+            let (xa, xb) = witnesses(&e);
             return finish(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::MaxIterations);
         }
         iterations += 1;
-        let (e1, e2) = tangent_basis(&n);
-        let hess = curvature(&a.shape, &e.sa, e.ra) + curvature(&b.shape, &e.sb, e.rb);
-        let he1 = hess * e1;
-        let he2 = hess * e2;
-        let gpos = e.g.max(0.0);
-        // Riemannian Hessian of g on the tangent plane: −(eᵢᵀ H eⱼ) − g δᵢⱼ.
-        let h = Matrix2::new(-e1.dot(&he1) - gpos, -e1.dot(&he2), -e2.dot(&he1), -e2.dot(&he2) - gpos);
+        // An orthogonal tangent basis of equal lengths s (unnormalized: no root on the
+        // iteration's critical path): in it the Newton system is the orthonormal one scaled
+        // by s² on the left and s on the right, so the step e₁t₁ + e₂t₂ is the same.
+        let (e1, e2) = scaled_tangent_basis(&n);
+        let s2 = e1.norm_squared();
+        let ha = tangent_curvature(&a.shape, &e.ua, e.ra, &e1, &e2);
+        let hb = tangent_curvature(&b.shape, &e.ub, e.rb, &e1, &e2);
+        let gpos = e.g.max(0.0) * s2;
+        // Riemannian Hessian of g on the tangent plane: −(eᵢᵀ (H_a + H_b) eⱼ) − g eᵢ·eⱼ.
+        let off = -(ha[1] + hb[1]);
+        let h = Matrix2::new(-(ha[0] + hb[0]) - gpos, off, off, -(ha[2] + hb[2]) - gpos);
         let grad = Vector2::new(e1.dot(&e.w), e2.dot(&e.w));
-        let mut t = solve2(h, -grad, -1.0);
-        let tn = t.norm();
-        if tn > 1.0 {
-            t /= tn;
+        let t = solve2(h, -grad, -1.0);
+        let mut d = e1 * t.x + e2 * t.y;
+        let dn = d.norm();
+        if dn > 1.0 {
+            d /= dn;
         }
         let mut accepted = false;
         for _ in 0..40 {
-            let cand = (n + e1 * t.x + e2 * t.y).normalize();
+            let step = n + d;
+            let cand = step * (1.0 / step.norm());
             let ec = eval(a, b, &c, &cand);
             if ec.g >= e.g - 4.0 * f64::EPSILON * scale {
-                last_step = t.norm();
+                prev_step = last_step;
+                last_step = d.norm();
                 n = cand;
                 e = ec;
                 accepted = true;
                 break;
             }
-            t *= 0.5;
+            d *= 0.5;
         }
         if !accepted || last_step == 0.0 {
             let status = if gap <= target { EllipsoidStatus::Converged } else { EllipsoidStatus::Stagnated };
+            let (xa, xb) = witnesses(&e);
             return finish(a, b, xa, xb, Some(n), iterations, status);
         }
     }
@@ -274,16 +326,11 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
         if f < 1.0 {
             return Contact::Separating(n.normalize(), iterations);
         }
-        let mut grad3 = Vector3::zeros();
-        if ra > 0.0 {
-            grad3 += sa / ra;
-        }
-        if rb > 0.0 {
-            grad3 += sb / rb;
-        }
-        let hess = curvature(&a.shape, &sa, ra) + curvature(&b.shape, &sb, rb);
-        let (he1, he2) = (hess * e1, hess * e2);
-        let h = Matrix2::new(e1.dot(&he1), e1.dot(&he2), e2.dot(&he1), e2.dot(&he2));
+        let (ua, ub) = (offset(sa, ra), offset(sb, rb));
+        let grad3 = ua + ub;
+        let ha = tangent_curvature(&a.shape, &ua, ra, &e1, &e2);
+        let hb = tangent_curvature(&b.shape, &ub, rb, &e1, &e2);
+        let h = Matrix2::new(ha[0] + hb[0], ha[1] + hb[1], ha[1] + hb[1], ha[2] + hb[2]);
         let grad = Vector2::new(e1.dot(&grad3), e2.dot(&grad3));
         let step = solve2(h, -grad, 1.0);
         let decrement = -grad.dot(&step);

@@ -147,6 +147,21 @@ pub(crate) fn finish_curved(
     Some(Finish { lower: p.lower, upper: p.upper, normal: p.normal, a: p.a, b: p.b })
 }
 
+/// The depth of two overlapping smooth cores (ellipsoids) by Newton alone, from the unit
+/// direction `n0` (A's frame, from A towards B; the centre direction for a cold pair), with
+/// no GJK run and no EPA polytope: the same polish and enclosed-ball certificate as
+/// [`finish_curved`], seeded without a simplex (both supports are unique). `None` when the
+/// bracket does not meet `target` (a start too far from the optimum, or no enclosed ball
+/// reaching the depth): the caller then runs GJK and EPA.
+pub(crate) fn depth_newton(
+    diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    n0: &Vector3<f64>,
+    target: f64,
+) -> Option<DepthPolished> {
+    polish(diff, *n0, &Simplex::new(), DepthPolished::empty(), target)
+        .filter(|p| p.upper - p.lower <= target && super::gt(p.lower, 0.0))
+}
+
 /// Up to this many candidate balls per core.
 const BALLS: usize = 6;
 

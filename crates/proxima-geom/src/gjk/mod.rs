@@ -47,7 +47,7 @@ pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
 
 pub(crate) use contact_warm::ContactPolytope;
-pub(crate) use depth::finish_curved;
+pub(crate) use depth::{depth_newton, finish_curved};
 pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
 pub(crate) use epa::{Finish, penetration_above};
 pub(crate) use polish::{NearContact, Polished, is_curved, polish};

@@ -15,6 +15,15 @@
 //!   polytope of support points encloses the origin of the Minkowski difference (its inner
 //!   distance is a lower bound of the depth).
 //!
+//! # Two ellipsoids
+//!
+//! When the ellipsoid solver finds a common point (`Auto`), the depth is min over unit n of
+//! h_M(n), a smooth problem: Newton on the sphere from the centre direction
+//! (`gjk::depth_newton`), with h_M at the final direction as the upper end and the balls
+//! enclosed in both ellipsoids tangent at the witnesses (`gjk/depth.rs`: rolling and medial
+//! balls) as the lower end. It answers when that bracket meets the tolerance (94 % of random
+//! overlaps of two (0.5, 0.4, 0.3) ellipsoids); otherwise GJK and EPA below.
+//!
 //! # Near contact
 //!
 //! When the unsigned answer is 0 or within the touching tolerance and separation is not
@@ -42,7 +51,9 @@ use super::dispatch::{self, must_swap};
 use super::distance::{box_box_depth, gjk};
 use super::{Algorithm, Certificate, DistanceResult, Proximity, QuerySettings, SignedDistance};
 use crate::error::GeomError;
-use crate::gjk::{GjkCache, SupportMap, penetration_above};
+use crate::gjk::{
+    COLD_HINT, CoreShape, Difference, GjkCache, RelativeFrame, SupportMap, depth_newton, penetration_above,
+};
 use crate::pose::Pose;
 use crate::shape::Shape;
 
@@ -118,6 +129,13 @@ pub(crate) fn signed_from_unsigned(
     if let Some(sd) = box_box_depth::signed_box_box(a, pa, b, pb, settings, &r) {
         return Ok(sd);
     }
+    // Two overlapping ellipsoids: Newton on the depth from the centre direction, certified
+    // by enclosed balls (no GJK, no EPA); the general route when it does not close.
+    if cache.is_none()
+        && let Some(sd) = ellipsoid_depth(a, pa, b, pb, settings, &r)
+    {
+        return Ok(sd);
+    }
     if !bounded {
         // A line: no depth. Unproven separation and contact keep the unsigned bracket.
         return match r.proximity {
@@ -131,6 +149,46 @@ pub(crate) fn signed_from_unsigned(
         };
     }
     depth_bracket(a, pa, b, pb, settings, cache)
+}
+
+/// Two overlapping ellipsoids (the ellipsoid solver's unsigned answer `r` found a common point): the depth by
+/// Newton on h_M from the centre direction, in the pair's canonical order and A's frame
+/// (`gjk::depth_newton`: the upper end is h_M along the final direction, the lower end the
+/// enclosed-ball bound, both proven for the shapes whatever the iterates). The bracket is
+/// widened by A's rotation defect as GJK's is (3e·(extent + depth), 0 for exact rotations).
+/// `None` when the bracket does not meet the tolerance (relative to the centre distance plus
+/// both extents, at least 1; EPA's scale is that of M's support points, the same size) or
+/// the proven depth is not positive: GJK and EPA answer then.
+fn ellipsoid_depth(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    r: &DistanceResult,
+) -> Option<SignedDistance> {
+    let (Shape::Ellipsoid(_), Shape::Ellipsoid(_)) = (a, b) else { return None };
+    let Proximity::Intersecting { point, .. } = r.proximity else { return None };
+    if r.algorithm != Algorithm::Ellipsoid {
+        // A forced algorithm keeps its own route.
+        return None;
+    }
+    let swap = must_swap(a, pa, b, pb);
+    let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
+    let frame = RelativeFrame::new(px, py);
+    let n0 = frame.t.try_normalize(0.0)?;
+    let (cx, cy) = (CoreShape::Whole(x), CoreShape::Whole(y));
+    let mut diff = Difference { a: &cx, b: &cy, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
+    let scale = (frame.t.norm() + x.local_extent() + y.local_extent()).max(1.0);
+    let p = depth_newton(&mut diff, &n0, settings.gjk.tolerance * scale)?;
+    let e = px.orthonormality_error();
+    let m = 3.0 * e * (x.local_extent() + p.upper.abs());
+    let (lower, upper) = ((p.lower - m).max(0.0), p.upper + m);
+    if !(lower > 0.0 && upper.is_finite()) {
+        return None;
+    }
+    let result = DistanceResult { proximity: Proximity::Intersecting { point, depth: Some(upper) }, ..*r };
+    Some(SignedDistance { value: -upper, certificate: Certificate { lower: -upper, upper: -lower }, result })
 }
 
 /// GJK/EPA on the pair (warm from `cache` when given), the candidate axes unless EPA's
