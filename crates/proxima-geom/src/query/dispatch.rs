@@ -32,6 +32,7 @@ use super::certificate::{
     Along, Core, Radii, bound_direction, finish, finish_along_witness, separation, witness_direction,
 };
 use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
+use super::distance::distance_flat_cylinder::distance_flat_cylinder;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_box::closest_segment_box;
@@ -528,9 +529,16 @@ fn distance_ordered(
             lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
         }
         Route::Gjk => {
-            // Cylinder sides closest (cylinder–cylinder or cylinder–capsule): exact without
+            // Box or triangle – cylinder by candidate features whose certificate closes, and
+            // cylinder sides closest (cylinder–cylinder or cylinder–capsule): exact without
             // GJK. Auto only (a forced GJK runs GJK), and cold only (a tracked query keeps
             // its cache current).
+            if alg == Algorithm::Auto
+                && cache.is_none()
+                && let Some(r) = distance_flat_cylinder(a, pa, b, pb, settings)
+            {
+                return Ok(r);
+            }
             if alg == Algorithm::Auto
                 && cache.is_none()
                 && let Some((qa, qb)) = closest_points_cylinder_sides(a, pa, b, pb)
