@@ -38,6 +38,7 @@ use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_box::closest_segment_box;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::distance::distance_segment_triangle::closest_piece_triangle;
+use super::distance::distance_triangle_box::distance_triangle_box;
 use super::distance::distance_triangle_triangle::closest_triangle_triangle;
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::verify;
@@ -526,6 +527,14 @@ fn distance_ordered(
             gjk::distance(a, pa, b, pb, settings, cache)
         }
         Route::Lcp => {
+            // Triangle–box apart: four closed-form candidates whose certificate closes, before
+            // the kernel (Auto in float arithmetic only: exact asks for the kernel).
+            if alg == Algorithm::Auto
+                && settings.arithmetic != Arithmetic::Exact
+                && let Some(r) = distance_triangle_box(a, pa, b, pb, settings)
+            {
+                return Ok(r);
+            }
             lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
         }
         Route::Gjk => {

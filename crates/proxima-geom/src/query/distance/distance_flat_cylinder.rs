@@ -17,7 +17,8 @@
 //!
 //! Every candidate is a pair of points of P and C, so the best one is an upper bound. Edges are
 //! tried against the rim only at the best vertex (its three box edges, or the triangle's
-//! edges) and on the rim on that vertex's side: a heuristic, not a proof. The proof is the
+//! edges), on the rim on the edge's side, and only when the edge's height over the rim's plane
+//! is below the best distance so far: a heuristic, not a proof. The proof is the
 //! certificate: with n the unit witness direction, the separation of the user's shapes along
 //! n, −h_C(−n) − h_P(n) (support functions), is a lower bound; the answer is returned only
 //! when it meets the witness distance to GJK's tolerance × the problem scale, else `None` and
@@ -228,6 +229,13 @@ pub(crate) fn closest_flat_cylinder(
     let edge = |i: usize, j: usize, best: &mut Best| {
         let (p0, p1) = (local.vertices[i], local.vertices[j]);
         let zc = if p0.z + p1.z >= 0.0 { h } else { -h };
+        // Every point of the edge is at least its height over the rim's plane from the rim:
+        // an edge wholly farther than the best candidate cannot improve on it.
+        let (z0, z1) = (p0.z - zc, p1.z - zc);
+        let over = if z0 * z1 <= 0.0 { 0.0 } else { z0.abs().min(z1.abs()) };
+        if over * over >= best.d2 {
+            return;
+        }
         if let Some((t, on_cyl)) = edge_rim(&p0, &(p1 - p0), r, zc) {
             let on = p0 + (p1 - p0) * t;
             let own = local.own[i] + (local.own[j] - local.own[i]) * t;
@@ -323,12 +331,30 @@ pub(crate) fn distance_flat_cylinder(
         _ => Flat::Box(crate::query::dispatch::as_box(a, pa)?),
     };
     let (qa, qb) = closest_flat_cylinder(&flat, pb, cyl.radius(), cyl.half_height())?;
+    closed_if_certified(qa, qb, (a, pa, b, pb), settings)
+}
+
+/// The answer for the witnesses `qa` ∈ A, `qb` ∈ B (world frame, canonical order) of a
+/// candidate closed form, when the separation of the user's shapes along the witness
+/// direction (their support functions) meets the witness distance within GJK's tolerance ×
+/// the problem scale (|t_B − t_A| plus the shapes' extents, the order of GJK's scale); `None`
+/// otherwise, for the caller's general route to answer.
+pub(crate) fn closed_if_certified(
+    qa: Point3<f64>,
+    qb: Point3<f64>,
+    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    settings: &QuerySettings,
+) -> Option<DistanceResult> {
     let diff = qb - qa;
     let len = diff.norm();
     let n = diff / len;
     let core_sep = -b.support_value(pb, &-n) - a.support_value(pa, &n);
     let scale = (pb.translation() - pa.translation()).norm() + a.local_extent() + b.local_extent();
-    if !(len.is_finite() && core_sep.is_finite() && len - core_sep <= settings.gjk.tolerance * scale) {
+    if !(len > 0.0
+        && len.is_finite()
+        && core_sep.is_finite()
+        && len - core_sep <= settings.gjk.tolerance * scale)
+    {
         return None;
     }
     let core = Core { qa, qb, core_depth: None, lower_hint: None };

@@ -10,6 +10,7 @@
 //! | `distance_point_cylinder` | point (sphere) – cylinder |
 //! | `distance_segment_box` | segment (capsule) – cuboid / aligned box when apart (else GJK) |
 //! | `distance_segment_triangle` | point / segment (sphere / capsule) – triangle when apart (else GJK) |
+//! | `distance_triangle_box` | triangle – cuboid / aligned box when apart (else the LCP kernel) |
 //! | `distance_triangle_triangle` | triangle – triangle when apart (else GJK) |
 //! | `distance_flat_cylinder` | box / triangle – cylinder when apart and a candidate feature pair is certified (else GJK) |
 //! | `distance_cylinder_cylinder` | cylinder – cylinder / capsule when the sides are closest (else GJK) |
@@ -24,6 +25,7 @@ pub(crate) mod distance_point_cylinder;
 pub(crate) mod distance_segment_box;
 pub(crate) mod distance_segment_segment;
 pub(crate) mod distance_segment_triangle;
+pub(crate) mod distance_triangle_box;
 pub(crate) mod distance_triangle_triangle;
 pub(crate) mod dqp3;
 pub(crate) mod ellipsoid;
