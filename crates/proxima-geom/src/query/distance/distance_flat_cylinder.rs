@@ -200,7 +200,7 @@ pub(crate) fn closest_flat_cylinder(
     if along > MARGIN && along < 1.0 - MARGIN {
         let d = p - s;
         let len = d.norm();
-        if !(len > r * (1.0 + MARGIN)) {
+        if len.is_nan() || len <= r * (1.0 + MARGIN) {
             return None;
         }
         let c = s + d * (r / len);
@@ -213,7 +213,7 @@ pub(crate) fn closest_flat_cylinder(
     let count = local.facing(&mut faces);
     for m in &faces[..count] {
         let mxy = (m.x * m.x + m.y * m.y).sqrt();
-        if !(mxy > 1e-9 * m.norm()) {
+        if mxy.is_nan() || mxy <= 1e-9 * m.norm() {
             continue;
         }
         let z = if m.z > 0.0 { -h } else { h };
@@ -286,7 +286,7 @@ fn edge_rim(p0: &Point3<f64>, d: &Vector3<f64>, r: f64, zc: f64) -> Option<(f64,
     }
     for _ in 0..EDGE_STEPS {
         let rho2 = a * t * t + 2.0 * b * t + c;
-        if !(rho2 > 0.0) {
+        if rho2.is_nan() || rho2 <= 0.0 {
             break;
         }
         let rho = rho2.sqrt();
@@ -297,7 +297,7 @@ fn edge_rim(p0: &Point3<f64>, d: &Vector3<f64>, r: f64, zc: f64) -> Option<(f64,
         let step = if hess > 0.0 { -g / hess } else { -g.signum() * 0.125 };
         let next = (t + step).clamp(0.0, 1.0);
         let f = phi(next);
-        if !(f < best) {
+        if f.is_nan() || f >= best {
             break;
         }
         let moved = (next - t).abs();
