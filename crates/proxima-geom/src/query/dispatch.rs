@@ -32,11 +32,13 @@ use super::certificate::{
     Along, Core, Radii, bound_direction, finish, finish_along_witness, separation, witness_direction,
 };
 use super::distance::distance_cylinder_cylinder::closest_points_cylinder_sides;
+use super::distance::distance_flat_cylinder::distance_flat_cylinder;
 use super::distance::distance_point_cuboid::{PosedBox, closest_point_box};
 use super::distance::distance_point_cylinder::closest_point_cylinder;
 use super::distance::distance_segment_box::closest_segment_box;
 use super::distance::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::distance::distance_segment_triangle::closest_piece_triangle;
+use super::distance::distance_triangle_box::distance_triangle_box;
 use super::distance::distance_triangle_triangle::closest_triangle_triangle;
 use super::distance::{dqp3, ellipsoid, gjk, lcp};
 use super::verify;
@@ -525,12 +527,27 @@ fn distance_ordered(
             gjk::distance(a, pa, b, pb, settings, cache)
         }
         Route::Lcp => {
+            // Triangle–box apart: four closed-form candidates whose certificate closes, before
+            // the kernel (Auto in float arithmetic only: exact asks for the kernel).
+            if alg == Algorithm::Auto
+                && settings.arithmetic != Arithmetic::Exact
+                && let Some(r) = distance_triangle_box(a, pa, b, pb, settings)
+            {
+                return Ok(r);
+            }
             lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
         }
         Route::Gjk => {
-            // Cylinder sides closest (cylinder–cylinder or cylinder–capsule): exact without
+            // Box or triangle – cylinder by candidate features whose certificate closes, and
+            // cylinder sides closest (cylinder–cylinder or cylinder–capsule): exact without
             // GJK. Auto only (a forced GJK runs GJK), and cold only (a tracked query keeps
             // its cache current).
+            if alg == Algorithm::Auto
+                && cache.is_none()
+                && let Some(r) = distance_flat_cylinder(a, pa, b, pb, settings)
+            {
+                return Ok(r);
+            }
             if alg == Algorithm::Auto
                 && cache.is_none()
                 && let Some((qa, qb)) = closest_points_cylinder_sides(a, pa, b, pb)
