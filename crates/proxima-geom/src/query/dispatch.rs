@@ -644,23 +644,22 @@ pub(crate) fn distance_tracked(
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such
 /// an answer is an error ([`non_finite`]), never a NaN/∞ distance.
+///
+/// One test for all the numbers: x·0 is ±0 for finite x and NaN for NaN and ±∞, so a sum of
+/// such products is ±0 exactly when every x is finite (no branch per number; the products
+/// cannot overflow).
 #[inline(always)]
 fn is_finite(r: &DistanceResult) -> bool {
-    let finite = |p: &Point3<f64>| p.iter().all(|x| x.is_finite());
-    r.certificate.lower.is_finite()
-        && r.certificate.upper.is_finite()
-        && match &r.proximity {
-            Proximity::Separated { distance, point_a, point_b, normal } => {
-                distance.is_finite()
-                    && finite(point_a)
-                    && finite(point_b)
-                    && normal.iter().all(|x| x.is_finite())
-            }
-            Proximity::Touching { point } => finite(point),
-            Proximity::Intersecting { point, depth } => {
-                point.as_ref().is_none_or(finite) && depth.is_none_or(f64::is_finite)
-            }
+    let z = |x: f64| x * 0.0;
+    let zp = |p: &Point3<f64>| z(p.x) + z(p.y) + z(p.z);
+    let rest = match &r.proximity {
+        Proximity::Separated { distance, point_a, point_b, normal } => {
+            z(*distance) + zp(point_a) + zp(point_b) + (z(normal.x) + z(normal.y) + z(normal.z))
         }
+        Proximity::Touching { point } => zp(point),
+        Proximity::Intersecting { point, depth } => point.as_ref().map_or(0.0, zp) + depth.map_or(0.0, z),
+    };
+    z(r.certificate.lower) + z(r.certificate.upper) + rest == 0.0
 }
 
 /// The error for an answer that is not finite (see [`is_finite`]).
@@ -789,5 +788,91 @@ fn mirror_intersection(i: Intersection, swap: bool) -> Intersection {
             Intersection::Separated { direction: Some(-d) }
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The branch-free finiteness test against the field-by-field one it replaces: every
+    //! number of each answer variant set in turn to NaN, ±∞ and extreme finite values.
+
+    use nalgebra::{Point3, Vector3};
+
+    use super::is_finite;
+    use crate::query::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath};
+
+    fn reference(r: &DistanceResult) -> bool {
+        let finite = |p: &Point3<f64>| p.iter().all(|x| x.is_finite());
+        r.certificate.lower.is_finite()
+            && r.certificate.upper.is_finite()
+            && match &r.proximity {
+                Proximity::Separated { distance, point_a, point_b, normal } => {
+                    distance.is_finite()
+                        && finite(point_a)
+                        && finite(point_b)
+                        && normal.iter().all(|x| x.is_finite())
+                }
+                Proximity::Touching { point } => finite(point),
+                Proximity::Intersecting { point, depth } => {
+                    point.as_ref().is_none_or(finite) && depth.is_none_or(f64::is_finite)
+                }
+            }
+    }
+
+    /// The numbers of an answer as a flat list, and the answer rebuilt from one.
+    fn variants() -> Vec<(usize, Box<dyn Fn(&[f64]) -> DistanceResult>)> {
+        let cert = |v: &[f64]| Certificate { lower: v[0], upper: v[1] };
+        let p = |v: &[f64], k: usize| Point3::new(v[k], v[k + 1], v[k + 2]);
+        let wrap = |proximity, v: &[f64]| DistanceResult {
+            proximity,
+            certificate: cert(v),
+            algorithm: Algorithm::ClosedForm,
+            path: QueryPath::ClosedForm,
+        };
+        vec![
+            (
+                12,
+                Box::new(move |v: &[f64]| {
+                    let normal = Vector3::new(v[9], v[10], v[11]);
+                    wrap(
+                        Proximity::Separated { distance: v[2], point_a: p(v, 3), point_b: p(v, 6), normal },
+                        v,
+                    )
+                }),
+            ),
+            (5, Box::new(move |v: &[f64]| wrap(Proximity::Touching { point: p(v, 2) }, v))),
+            (
+                6,
+                Box::new(move |v: &[f64]| {
+                    wrap(Proximity::Intersecting { point: Some(p(v, 2)), depth: Some(v[5]) }, v)
+                }),
+            ),
+            (2, Box::new(move |v: &[f64]| wrap(Proximity::Intersecting { point: None, depth: None }, v))),
+        ]
+    }
+
+    #[test]
+    fn branch_free_test_agrees_field_by_field() {
+        let values = [0.0, -0.0, 1.5, -3.0, f64::MAX, -f64::MAX, f64::MIN_POSITIVE, 5e-324];
+        let bad = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
+        let mut rejected = 0;
+        for (len, build) in variants() {
+            for k in 0..values.len() {
+                let all: Vec<f64> = (0..len).map(|i| values[(i + k) % values.len()]).collect();
+                let r = build(&all);
+                assert!(is_finite(&r) && reference(&r));
+                for i in 0..len {
+                    for b in bad {
+                        let mut v = all.clone();
+                        v[i] = b;
+                        let r = build(&v);
+                        assert_eq!(is_finite(&r), reference(&r), "entry {i} = {b}");
+                        assert!(!is_finite(&r));
+                        rejected += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(rejected, 8 * 3 * (12 + 5 + 6 + 2));
     }
 }
