@@ -819,36 +819,29 @@ mod tests {
             }
     }
 
-    /// The numbers of an answer as a flat list, and the answer rebuilt from one.
-    fn variants() -> Vec<(usize, Box<dyn Fn(&[f64]) -> DistanceResult>)> {
-        let cert = |v: &[f64]| Certificate { lower: v[0], upper: v[1] };
-        let p = |v: &[f64], k: usize| Point3::new(v[k], v[k + 1], v[k + 2]);
-        let wrap = |proximity, v: &[f64]| DistanceResult {
+    /// How many numbers answer variant `kind` holds (with its certificate).
+    const LENGTHS: [usize; 4] = [12, 5, 6, 2];
+
+    /// Answer variant `kind` built from its numbers `v` (certificate first).
+    fn build(kind: usize, v: &[f64]) -> DistanceResult {
+        let p = |k: usize| Point3::new(v[k], v[k + 1], v[k + 2]);
+        let proximity = match kind {
+            0 => Proximity::Separated {
+                distance: v[2],
+                point_a: p(3),
+                point_b: p(6),
+                normal: Vector3::new(v[9], v[10], v[11]),
+            },
+            1 => Proximity::Touching { point: p(2) },
+            2 => Proximity::Intersecting { point: Some(p(2)), depth: Some(v[5]) },
+            _ => Proximity::Intersecting { point: None, depth: None },
+        };
+        DistanceResult {
             proximity,
-            certificate: cert(v),
+            certificate: Certificate { lower: v[0], upper: v[1] },
             algorithm: Algorithm::ClosedForm,
             path: QueryPath::ClosedForm,
-        };
-        vec![
-            (
-                12,
-                Box::new(move |v: &[f64]| {
-                    let normal = Vector3::new(v[9], v[10], v[11]);
-                    wrap(
-                        Proximity::Separated { distance: v[2], point_a: p(v, 3), point_b: p(v, 6), normal },
-                        v,
-                    )
-                }),
-            ),
-            (5, Box::new(move |v: &[f64]| wrap(Proximity::Touching { point: p(v, 2) }, v))),
-            (
-                6,
-                Box::new(move |v: &[f64]| {
-                    wrap(Proximity::Intersecting { point: Some(p(v, 2)), depth: Some(v[5]) }, v)
-                }),
-            ),
-            (2, Box::new(move |v: &[f64]| wrap(Proximity::Intersecting { point: None, depth: None }, v))),
-        ]
+        }
     }
 
     #[test]
@@ -856,16 +849,16 @@ mod tests {
         let values = [0.0, -0.0, 1.5, -3.0, f64::MAX, -f64::MAX, f64::MIN_POSITIVE, 5e-324];
         let bad = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
         let mut rejected = 0;
-        for (len, build) in variants() {
+        for (kind, len) in LENGTHS.into_iter().enumerate() {
             for k in 0..values.len() {
                 let all: Vec<f64> = (0..len).map(|i| values[(i + k) % values.len()]).collect();
-                let r = build(&all);
+                let r = build(kind, &all);
                 assert!(is_finite(&r) && reference(&r));
                 for i in 0..len {
                     for b in bad {
                         let mut v = all.clone();
                         v[i] = b;
-                        let r = build(&v);
+                        let r = build(kind, &v);
                         assert_eq!(is_finite(&r), reference(&r), "entry {i} = {b}");
                         assert!(!is_finite(&r));
                         rejected += 1;

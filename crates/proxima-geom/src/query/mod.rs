@@ -210,7 +210,7 @@ impl QuerySettings {
         // without branches (NaN fails each), the GJK fields' conditions being those of
         // `GjkSettings::validate` (iterations ≥ 1, tolerance finite and > 0); the
         // field-by-field errors below, in their order, only otherwise.
-        let in_range = |x: f64| x >= 0.0 && x < f64::INFINITY;
+        let in_range = |x: f64| (0.0..f64::INFINITY).contains(&x);
         let gjk = &self.gjk;
         let gjk_ok = (gjk.max_iterations != 0) & (gjk.tolerance > 0.0) & (gjk.tolerance < f64::INFINITY);
         if in_range(self.gap_tolerance) & in_range(self.touching_tolerance) & gjk_ok {
