@@ -73,6 +73,11 @@ pub(crate) fn bound_direction(
     pb: &Pose,
     n: &Vector3<f64>,
 ) -> Option<Vector3<f64>> {
+    // Without lines (every pair but a handful): `n` itself, before the cross product and its
+    // root below (which would give `n` back for these pairs).
+    if !matches!(a, Shape::Line(_)) && !matches!(b, Shape::Line(_)) {
+        return Some(*n);
+    }
     let mut n = *n;
     let line_dir = |s: &Shape, p: &Pose| match s {
         Shape::Line(l) => Some(p.transform_vector(&l.direction())),

@@ -661,23 +661,22 @@ pub(crate) fn distance_tracked(
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such
 /// an answer is an error ([`non_finite`]), never a NaN/∞ distance.
+///
+/// One test for all the numbers: x·0 is ±0 for finite x and NaN for NaN and ±∞, so a sum of
+/// such products is ±0 exactly when every x is finite (no branch per number; the products
+/// cannot overflow).
 #[inline(always)]
 fn is_finite(r: &DistanceResult) -> bool {
-    let finite = |p: &Point3<f64>| p.iter().all(|x| x.is_finite());
-    r.certificate.lower.is_finite()
-        && r.certificate.upper.is_finite()
-        && match &r.proximity {
-            Proximity::Separated { distance, point_a, point_b, normal } => {
-                distance.is_finite()
-                    && finite(point_a)
-                    && finite(point_b)
-                    && normal.iter().all(|x| x.is_finite())
-            }
-            Proximity::Touching { point } => finite(point),
-            Proximity::Intersecting { point, depth } => {
-                point.as_ref().is_none_or(finite) && depth.is_none_or(f64::is_finite)
-            }
+    let z = |x: f64| x * 0.0;
+    let zp = |p: &Point3<f64>| z(p.x) + z(p.y) + z(p.z);
+    let rest = match &r.proximity {
+        Proximity::Separated { distance, point_a, point_b, normal } => {
+            z(*distance) + zp(point_a) + zp(point_b) + (z(normal.x) + z(normal.y) + z(normal.z))
         }
+        Proximity::Touching { point } => zp(point),
+        Proximity::Intersecting { point, depth } => point.as_ref().map_or(0.0, zp) + depth.map_or(0.0, z),
+    };
+    z(r.certificate.lower) + z(r.certificate.upper) + rest == 0.0
 }
 
 /// The error for an answer that is not finite (see [`is_finite`]).
@@ -806,5 +805,84 @@ fn mirror_intersection(i: Intersection, swap: bool) -> Intersection {
             Intersection::Separated { direction: Some(-d) }
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The branch-free finiteness test against the field-by-field one it replaces: every
+    //! number of each answer variant set in turn to NaN, ±∞ and extreme finite values.
+
+    use nalgebra::{Point3, Vector3};
+
+    use super::is_finite;
+    use crate::query::{Algorithm, Certificate, DistanceResult, Proximity, QueryPath};
+
+    fn reference(r: &DistanceResult) -> bool {
+        let finite = |p: &Point3<f64>| p.iter().all(|x| x.is_finite());
+        r.certificate.lower.is_finite()
+            && r.certificate.upper.is_finite()
+            && match &r.proximity {
+                Proximity::Separated { distance, point_a, point_b, normal } => {
+                    distance.is_finite()
+                        && finite(point_a)
+                        && finite(point_b)
+                        && normal.iter().all(|x| x.is_finite())
+                }
+                Proximity::Touching { point } => finite(point),
+                Proximity::Intersecting { point, depth } => {
+                    point.as_ref().is_none_or(finite) && depth.is_none_or(f64::is_finite)
+                }
+            }
+    }
+
+    /// How many numbers answer variant `kind` holds (with its certificate).
+    const LENGTHS: [usize; 4] = [12, 5, 6, 2];
+
+    /// Answer variant `kind` built from its numbers `v` (certificate first).
+    fn build(kind: usize, v: &[f64]) -> DistanceResult {
+        let p = |k: usize| Point3::new(v[k], v[k + 1], v[k + 2]);
+        let proximity = match kind {
+            0 => Proximity::Separated {
+                distance: v[2],
+                point_a: p(3),
+                point_b: p(6),
+                normal: Vector3::new(v[9], v[10], v[11]),
+            },
+            1 => Proximity::Touching { point: p(2) },
+            2 => Proximity::Intersecting { point: Some(p(2)), depth: Some(v[5]) },
+            _ => Proximity::Intersecting { point: None, depth: None },
+        };
+        DistanceResult {
+            proximity,
+            certificate: Certificate { lower: v[0], upper: v[1] },
+            algorithm: Algorithm::ClosedForm,
+            path: QueryPath::ClosedForm,
+        }
+    }
+
+    #[test]
+    fn branch_free_test_agrees_field_by_field() {
+        let values = [0.0, -0.0, 1.5, -3.0, f64::MAX, -f64::MAX, f64::MIN_POSITIVE, 5e-324];
+        let bad = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
+        let mut rejected = 0;
+        for (kind, len) in LENGTHS.into_iter().enumerate() {
+            for k in 0..values.len() {
+                let all: Vec<f64> = (0..len).map(|i| values[(i + k) % values.len()]).collect();
+                let r = build(kind, &all);
+                assert!(is_finite(&r) && reference(&r));
+                for i in 0..len {
+                    for b in bad {
+                        let mut v = all.clone();
+                        v[i] = b;
+                        let r = build(kind, &v);
+                        assert_eq!(is_finite(&r), reference(&r), "entry {i} = {b}");
+                        assert!(!is_finite(&r));
+                        rejected += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(rejected, 8 * 3 * (12 + 5 + 6 + 2));
     }
 }

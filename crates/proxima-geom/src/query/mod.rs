@@ -206,11 +206,15 @@ impl QuerySettings {
     ///
     /// [`GeomError::InvalidSettings`] naming the first invalid field.
     pub fn validate(&self) -> Result<(), GeomError> {
-        // Every query runs this: the common all-valid case by two range tests (NaN fails
-        // them), the field-by-field errors below only otherwise.
+        // Every query runs this: the common all-valid case by plain comparisons combined
+        // without branches (NaN fails each), the GJK fields' conditions being those of
+        // `GjkSettings::validate` (iterations ≥ 1, tolerance finite and > 0); the
+        // field-by-field errors below, in their order, only otherwise.
         let in_range = |x: f64| (0.0..f64::INFINITY).contains(&x);
-        if in_range(self.gap_tolerance) && in_range(self.touching_tolerance) {
-            return self.gjk.validate();
+        let gjk = &self.gjk;
+        let gjk_ok = (gjk.max_iterations != 0) & (gjk.tolerance > 0.0) & (gjk.tolerance < f64::INFINITY);
+        if in_range(self.gap_tolerance) & in_range(self.touching_tolerance) & gjk_ok {
+            return Ok(());
         }
         if !self.gap_tolerance.is_finite() || self.gap_tolerance < 0.0 {
             return Err(GeomError::InvalidSettings {

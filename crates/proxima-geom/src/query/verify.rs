@@ -199,26 +199,45 @@ const SQRT_3: f64 = 1.732_050_808_568_877_4;
 /// See [`far`]: 4096 ulps of |p| (τ) cover 16 ulps of support points up to 256 |p|.
 const FAR: f64 = 256.0;
 
-/// Whether `p` is in the shape to within `tol()` (evaluated only when a test runs). Vertex
-/// polytopes and Minkowski sums (no closed-form test) are tested, when `by_support` says so, by
-/// GJK between `p` and the shape: refuted when its proven lower bound exceeds the tolerance
-/// (see the module docs). Inlined: its closures and the shape's match then fold into the
-/// caller's (two calls per answer).
+/// Whether `p` is in the shape to within `tol + slack()`, `slack()` ≥ 0 being the frame
+/// allowance of inexact rotations ([`frame_slack`]). Every test below compares a distance with
+/// the tolerance, so a point within `tol` is within `tol + slack()` too: the cheap tests run
+/// with `tol` first, and only a point they do not accept is tested again with the slack added
+/// (computed then) — the verdict of a single test with `tol + slack()`, without computing the
+/// slack for the points that are plainly inside. Vertex polytopes and Minkowski sums (no
+/// closed-form test) are tested, when `by_support` says so, by GJK between `p` and the shape:
+/// refuted when its proven lower bound exceeds the tolerance (see the module docs). Inlined:
+/// its closures and the shape's match then fold into the caller's (two calls per answer).
 #[inline(always)]
 fn holds(
     shape: &Shape,
     pose: &Pose,
     p: &Point3<f64>,
-    tol: impl FnOnce() -> f64,
+    tol: f64,
+    slack: impl Fn() -> f64,
     by_support: impl FnOnce() -> bool,
 ) -> bool {
     if matches!(shape, Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_)) {
         // No closed-form test (`outside_by` has none): by support when asked, else accepted.
-        return !(shape.is_bounded() && by_support()) || contains_by_support(shape, pose, p, tol());
+        return !(shape.is_bounded() && by_support()) || contains_by_support(shape, pose, p, tol + slack());
     }
-    let tol = tol();
+    if holds_closed_form(shape, pose, p, tol) == Some(true) {
+        return true;
+    }
+    let tol = tol + slack();
+    match holds_closed_form(shape, pose, p, tol) {
+        Some(inside) => inside,
+        None if shape.is_bounded() && by_support() => contains_by_support(shape, pose, p, tol),
+        None => true,
+    }
+}
+
+/// The closed-form part of [`holds`] at the tolerance `tol`: `Some(verdict)`, or `None` for a
+/// shape without such a test (then the GJK test of [`holds`] decides).
+#[inline(always)]
+fn holds_closed_form(shape: &Shape, pose: &Pose, p: &Point3<f64>, tol: f64) -> Option<bool> {
     if let Some(inside) = within_squared(shape, pose, p, tol) {
-        return inside;
+        return Some(inside);
     }
     if let Shape::Ellipsoid(x) = shape {
         // The point scaled towards the centre onto the surface, l/√level, is a point of the
@@ -227,14 +246,10 @@ fn holds(
         let l = pose.inverse_transform_point(p).coords;
         let level = l.component_div(&x.radii()).norm_squared();
         if level <= 1.0 || (level.is_finite() && l.norm() * (1.0 - 1.0 / level.sqrt()) <= tol) {
-            return true;
+            return Some(true);
         }
     }
-    match outside_by(shape, pose, p) {
-        Some(e) => e <= tol,
-        None if shape.is_bounded() && by_support() => contains_by_support(shape, pose, p, tol),
-        None => true,
-    }
+    outside_by(shape, pose, p).map(|e| e <= tol)
 }
 
 /// [`outside_by`]` ≤ tol` without a square root, for the shapes of the closed forms: the
@@ -349,18 +364,21 @@ pub(crate) fn check_distance(
             }
             let check_a = || !built || far(&[(a, pa)], &point_a);
             let check_b = || !built || far(&[(b, pb)], &point_b);
-            let tol_a = || tol + frame_slack(pa, pb, &point_a);
-            let tol_b = || tol + frame_slack(pa, pb, &point_b);
-            if !holds(a, pa, &point_a, tol_a, check_a) || !holds(b, pb, &point_b, tol_b, check_b) {
+            let slack_a = || frame_slack(pa, pb, &point_a);
+            let slack_b = || frame_slack(pa, pb, &point_b);
+            if !holds(a, pa, &point_a, tol, slack_a, check_a)
+                || !holds(b, pb, &point_b, tol, slack_b, check_b)
+            {
                 return Err("witness outside its shape");
             }
         }
         Proximity::Touching { point } | Proximity::Intersecting { point: Some(point), .. } => {
             // A common point is in both shapes to within τ (algorithms report answers within
             // the touching tolerance as separated, with both witnesses, see `settle`).
-            let tol = || tolerance(max_abs(&point.coords)) + frame_slack(pa, pb, &point);
+            let tol = tolerance(max_abs(&point.coords));
+            let slack = || frame_slack(pa, pb, &point);
             let check = || !built || far(&[(a, pa), (b, pb)], &point);
-            if !holds(a, pa, &point, tol, check) || !holds(b, pb, &point, tol, check) {
+            if !holds(a, pa, &point, tol, slack, check) || !holds(b, pb, &point, tol, slack, check) {
                 return Err("common point outside a shape");
             }
         }
@@ -386,10 +404,10 @@ pub(crate) fn check_intersection(
             return Err("the shapes are not apart along the separating direction");
         }
         Intersection::Intersecting { point: Some(p) } => {
-            let tol =
-                || tolerance(max_abs(&p.coords)).max(settings.touching_tolerance) + frame_slack(pa, pb, p);
+            let tol = tolerance(max_abs(&p.coords)).max(settings.touching_tolerance);
+            let slack = || frame_slack(pa, pb, p);
             let check = || !built || far(&[(a, pa), (b, pb)], p);
-            if !holds(a, pa, p, tol, check) || !holds(b, pb, p, tol, check) {
+            if !holds(a, pa, p, tol, slack, check) || !holds(b, pb, p, tol, slack, check) {
                 return Err("common point outside a shape");
             }
         }
