@@ -1,0 +1,69 @@
+//! The policy for a GJK run that stalled without proving anything (`gjk.rs`, module table):
+//! forced here by handing `conclude` a real run on two boxes 0.5 apart whose ending is
+//! rewritten to such a stall (status `Stagnated`, lower bound below 0, upper bound 0.5 ≫ the
+//! tolerance). No placement of the near-contact sweeps reaches this path, so it is tested
+//! by construction.
+
+use nalgebra::Vector3;
+
+use super::{Ask, Start, conclude, no_finish};
+use crate::error::GeomError;
+use crate::gjk::{COLD_HINT, Difference, GjkStatus, Mode, RelativeFrame, core_of, run};
+use crate::pose::Pose;
+use crate::query::certificate::Radii;
+use crate::query::{Proximity, QuerySettings};
+use crate::shape::{Cuboid, Shape};
+
+/// Concludes a stalled run between two unit boxes 0.5 apart along x, started from `init`.
+fn conclude_stall(init: &Start, sign_bracket: bool) -> Result<crate::query::DistanceResult, GeomError> {
+    let a = Shape::Cuboid(Cuboid::new([0.5, 0.5, 0.5]).unwrap());
+    let b = a.clone();
+    let pa = Pose::identity();
+    let pb = Pose::from_translation([1.5, 0.2, -0.1]).unwrap();
+    let (ca, cb) = (core_of(&a).0, core_of(&b).0);
+    let settings = QuerySettings::default();
+    let mut diff =
+        Difference { a: &ca, b: &cb, frame: RelativeFrame::new(&pa, &pb), hint_a: COLD_HINT, hint_b: COLD_HINT };
+    // A real run for a valid simplex and witnesses; its ending rewritten to a stall that
+    // proved nothing.
+    let mut r = run(&mut diff, &Start::cold(Vector3::x()), &settings.gjk, Mode::Distance);
+    assert!((r.upper - 0.5).abs() < 1e-12, "{}", r.upper);
+    r.status = GjkStatus::Stagnated;
+    r.lower = -1e-3;
+    let ask = Ask {
+        shapes: (&a, &pa, &b, &pb),
+        radii: Radii { a: 0.0, b: 0.0 },
+        settings: &settings,
+        depth: true,
+        depth_normal: None,
+        sign_bracket,
+    };
+    conclude(&mut diff, &mut r, None, init, None, &ask, &mut no_finish).map(|(res, _)| res)
+}
+
+#[test]
+fn cold_stall_without_proof_is_an_error() {
+    let e = conclude_stall(&Start::cold(Vector3::x()), false).unwrap_err();
+    assert!(matches!(e, GeomError::Degenerate { .. }), "{e:?}");
+}
+
+#[test]
+fn warm_stall_without_proof_is_retried_cold() {
+    // A warm start (one stored search direction): the cold retry converges and proves the
+    // separation 0.5 (the boxes' faces x = 0.5 and x = 1.0).
+    let mut warm = Start::cold(Vector3::x());
+    warm.simplex_len = 1;
+    warm.simplex_dirs[0] = Vector3::x();
+    let r = conclude_stall(&warm, false).unwrap();
+    assert!(matches!(r.proximity, Proximity::Separated { .. }), "{r:?}");
+    assert!(r.certificate.lower > 0.0 && (r.certificate.upper - 0.5).abs() < 1e-12, "{r:?}");
+    assert!((r.certificate.lower - 0.5).abs() < 1e-12, "{r:?}");
+}
+
+#[test]
+fn stall_keeps_its_open_bracket_for_the_signed_distance() {
+    // The signed distance decides the sign itself (dilation, `signed.rs`): it gets the open
+    // bracket, whose lower end is not a proof of separation.
+    let r = conclude_stall(&Start::cold(Vector3::x()), true).unwrap();
+    assert_eq!(r.certificate.lower, 0.0, "{r:?}");
+}
