@@ -9,28 +9,12 @@
 
 use nalgebra::{Matrix3, Vector3};
 use proxima_geom::lcp_queries::FloatCertificate;
-use proxima_geom::shape::{Point, Polyhedron};
-use proxima_geom::{Pose, Proximity, QuerySettings, Shape, distance, signed_distance};
+use proxima_geom::shape::Point;
 
-/// The sweep's polyhedron at size 1e-3: a box of half extents (0.4, 0.3, 0.25)·1e-3 with two
-/// corners cut.
-fn polyhedron() -> Shape {
-    let s = 1e-3;
-    let k = 1.0 / 3f64.sqrt();
-    Shape::Polyhedron(
-        Polyhedron::new(vec![
-            ([1.0, 0.0, 0.0], 0.4 * s),
-            ([-1.0, 0.0, 0.0], 0.4 * s),
-            ([0.0, 1.0, 0.0], 0.3 * s),
-            ([0.0, -1.0, 0.0], 0.3 * s),
-            ([0.0, 0.0, 1.0], 0.25 * s),
-            ([0.0, 0.0, -1.0], 0.25 * s),
-            ([k, k, k], 0.5 * s),
-            ([-k, -k, k], 0.45 * s),
-        ])
-        .unwrap(),
-    )
-}
+#[path = "support/near_contact.rs"]
+mod near_contact;
+use near_contact::cut_box;
+use proxima_geom::{Pose, Proximity, QuerySettings, Shape, distance, signed_distance};
 
 #[test]
 fn point_inside_small_polyhedron_is_not_separated() {
@@ -46,16 +30,25 @@ fn point_inside_small_polyhedron_is_not_separated() {
         -0.017743867697403513,
         0.9991059631352137,
     ]);
-    let pb = Pose::from_matrix(r, Vector3::new(0.0007799869548833022, 0.001073715961704406, 0.00031108688733646746))
+    let pb = Pose::from_matrix(
+        r,
+        Vector3::new(0.0007799869548833022, 0.001073715961704406, 0.00031108688733646746),
+    )
+    .unwrap();
+    let pa = Pose::from_translation([0.0003773068210411213, 0.0008383833199590645, 0.00039338654223328536])
         .unwrap();
-    let pa = Pose::from_translation([0.0003773068210411213, 0.0008383833199590645, 0.00039338654223328536]).unwrap();
     let point = Shape::Point(Point::new([0.0; 3]).unwrap());
-    let poly = polyhedron();
+    let poly = cut_box(1e-3);
     let s = QuerySettings::default();
     // Independent truth: the point's depth below each face in the polyhedron's frame.
     let Shape::Polyhedron(p) = &poly else { unreachable!() };
     let local = pb.inverse_transform_point(&pa.transform_point(&nalgebra::Point3::origin()));
-    let depth = p.normals().iter().zip(p.offsets()).map(|(n, o)| o - n.dot(&local.coords)).fold(f64::INFINITY, f64::min);
+    let depth = p
+        .normals()
+        .iter()
+        .zip(p.offsets())
+        .map(|(n, o)| o - n.dot(&local.coords))
+        .fold(f64::INFINITY, f64::min);
     assert!(depth > 3e-6, "the point is inside by {depth:e}");
     for (a, pa_, b, pb_) in [(&point, &pa, &poly, &pb), (&poly, &pb, &point, &pa)] {
         let r = distance(a, pa_, b, pb_, &s).unwrap();

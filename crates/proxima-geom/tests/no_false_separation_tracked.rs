@@ -11,31 +11,17 @@
 //! and a miss must have no proven overlap at any sampled time.
 
 use nalgebra::{Rotation3, Unit, Vector3};
-use proxima_geom::shape::{Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Polyhedron, Rounded, Sphere};
+use proxima_geom::shape::{Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Rounded, Sphere};
 use proxima_geom::{
     Dqp3ShapeTracker, FacetShape, GjkCache, Pose, Proximity, QuerySettings, RigidMotion, Shape, ToiOutcome,
     ToiSettings, distance, distance_tracked, signed_distance, time_of_impact,
 };
+
+#[path = "support/near_contact.rs"]
+mod near_contact;
+use near_contact::{cut_box, rotation, unit};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-fn unit(rng: &mut SmallRng) -> Vector3<f64> {
-    loop {
-        let v = Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let n = v.norm();
-        if n > 0.1 && n <= 1.0 {
-            return v / n;
-        }
-    }
-}
-
-fn rotation(rng: &mut SmallRng) -> Rotation3<f64> {
-    Rotation3::from_axis_angle(&Unit::new_normalize(unit(rng)), rng.random_range(0.0..std::f64::consts::TAU))
-}
 
 fn hull(rng: &mut SmallRng, n: usize) -> Shape {
     let points: Vec<[f64; 3]> = (0..n)
@@ -45,22 +31,6 @@ fn hull(rng: &mut SmallRng, n: usize) -> Shape {
         })
         .collect();
     Shape::ConvexPolytope(ConvexPolytope::hull_of(&points).unwrap())
-}
-
-fn polyhedron() -> Shape {
-    let k = 1.0 / 3f64.sqrt();
-    Shape::Polyhedron(
-        Polyhedron::new(vec![
-            ([1.0, 0.0, 0.0], 0.4),
-            ([-1.0, 0.0, 0.0], 0.4),
-            ([0.0, 1.0, 0.0], 0.3),
-            ([0.0, -1.0, 0.0], 0.3),
-            ([0.0, 0.0, 1.0], 0.25),
-            ([0.0, 0.0, -1.0], 0.25),
-            ([k, k, k], 0.5),
-        ])
-        .unwrap(),
-    )
 }
 
 /// A track of `steps` poses of B: from `reach·(1 + 2·amp)·u` to `reach·(1 − amp)·u` and back
@@ -91,7 +61,15 @@ struct Tally {
 }
 
 /// The checks of one tracked answer `r` against the cold answers at the same poses.
-fn check_step(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, r: &proxima_geom::DistanceResult, t: &mut Tally, label: &str) {
+fn check_step(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    r: &proxima_geom::DistanceResult,
+    t: &mut Tally,
+    label: &str,
+) {
     let s = QuerySettings::default();
     let cold = distance(a, pa, b, pb, &s).unwrap();
     let sd = signed_distance(a, pa, b, pb, &s).unwrap();
@@ -132,8 +110,11 @@ fn distance_tracked_through_contact() {
         ("ellipsoid", Shape::Ellipsoid(Ellipsoid::new([0.5, 0.3, 0.2]).unwrap())),
         ("hull40", hull(&mut rng, 40)),
         ("hull240", hull(&mut rng, 240)),
-        ("polyhedron", polyhedron()),
-        ("rounded_box", Shape::Rounded(Rounded::new(Shape::Cuboid(Cuboid::new([0.3, 0.2, 0.1]).unwrap()), 0.1).unwrap())),
+        ("polyhedron", cut_box(1.0)),
+        (
+            "rounded_box",
+            Shape::Rounded(Rounded::new(Shape::Cuboid(Cuboid::new([0.3, 0.2, 0.1]).unwrap()), 0.1).unwrap()),
+        ),
     ];
     let mut t = Tally::default();
     let s = QuerySettings::default();
@@ -162,9 +143,10 @@ fn dqp3_tracker_through_contact() {
         ("box", Shape::Cuboid(Cuboid::new([0.5, 0.3, 0.2]).unwrap())),
         ("hull40", hull(&mut rng, 40)),
         ("hull240", hull(&mut rng, 240)),
-        ("polyhedron", polyhedron()),
+        ("polyhedron", cut_box(1.0)),
     ];
-    let facets: Vec<(&str, FacetShape)> = shapes.iter().map(|(n, s)| (*n, FacetShape::new(s.clone()).unwrap())).collect();
+    let facets: Vec<(&str, FacetShape)> =
+        shapes.iter().map(|(n, s)| (*n, FacetShape::new(s.clone()).unwrap())).collect();
     let s = QuerySettings::default();
     let mut t = Tally::default();
     for (na, fa) in &facets {
@@ -175,8 +157,18 @@ fn dqp3_tracker_through_contact() {
                 let pa = Pose::from_matrix(*rotation(&mut rng).matrix(), unit(&mut rng) * 0.3).unwrap();
                 let poses = track(fa.shape(), &pa, fb.shape(), &mut rng, 60, 0.02);
                 for (i, pb) in poses.iter().enumerate() {
-                    let r = tracker.step(&pa, pb).unwrap_or_else(|e| panic!("{na}-{nb} track {k} step {i}: {e:?}"));
-                    check_step(fa.shape(), &pa, fb.shape(), pb, &r, &mut t, &format!("dqp3 {na}-{nb} track {k} step {i}"));
+                    let r = tracker
+                        .step(&pa, pb)
+                        .unwrap_or_else(|e| panic!("{na}-{nb} track {k} step {i}: {e:?}"));
+                    check_step(
+                        fa.shape(),
+                        &pa,
+                        fb.shape(),
+                        pb,
+                        &r,
+                        &mut t,
+                        &format!("dqp3 {na}-{nb} track {k} step {i}"),
+                    );
                 }
             }
         }
@@ -218,14 +210,20 @@ fn time_of_impact_grazing() {
                     .unwrap_or_else(|e| panic!("{label}: {e:?}"));
                 let sd_at = |t: f64| {
                     let pb = motion.pose_at(t);
-                    signed_distance(a, &pa, b, &pb, &s).unwrap_or_else(|e| panic!("{label} t {t}: {e:?} pa {pa:?} pb {pb:?}"))
+                    signed_distance(a, &pa, b, &pb, &s)
+                        .unwrap_or_else(|e| panic!("{label} t {t}: {e:?} pa {pa:?} pb {pb:?}"))
                 };
                 // The free interval: no proven overlap at 64 sampled times before `free`.
                 let free = match r.outcome {
                     ToiOutcome::Hit(h) => {
                         hits += 1;
-                        let cold = distance(a, &pa, b, &motion.pose_at(h.t_hit), &s)
-                            .unwrap_or_else(|e| panic!("{label}: {e:?} at t_hit {} pa {pa:?} pb {:?}", h.t_hit, motion.pose_at(h.t_hit)));
+                        let cold = distance(a, &pa, b, &motion.pose_at(h.t_hit), &s).unwrap_or_else(|e| {
+                            panic!(
+                                "{label}: {e:?} at t_hit {} pa {pa:?} pb {:?}",
+                                h.t_hit,
+                                motion.pose_at(h.t_hit)
+                            )
+                        });
                         assert!(
                             h.distance.lower <= cold.certificate.upper + 1e-12
                                 && cold.certificate.lower <= h.distance.upper + 1e-12,
@@ -244,7 +242,10 @@ fn time_of_impact_grazing() {
                 for i in 0..64 {
                     let t = free * i as f64 / 64.0;
                     let sd = sd_at(t);
-                    assert!(sd.certificate.upper >= 0.0, "{label}: proven overlap at t = {t} < {free}: {sd:?} ({r:?})");
+                    assert!(
+                        sd.certificate.upper >= 0.0,
+                        "{label}: proven overlap at t = {t} < {free}: {sd:?} ({r:?})"
+                    );
                 }
             }
         }

@@ -9,7 +9,7 @@
 //! | GJK status | answer |
 //! |---|---|
 //! | `Converged`, `Stagnated` | separated (bracket from GJK), or contact below the round-off floor |
-//! | `Stagnated`, lower ≤ r and upper − r > tolerance × scale (r = the radii's sum) | nothing proven: one cold retry when the run was warm-started, then an error for `distance` (as `MaxIterations`), the open bracket for the signed distance (which decides the sign by dilation, `signed.rs`) |
+//! | `Stagnated`, lower ≤ r and upper − r beyond the accuracy asked for (r = the radii's sum; see `stalled_unproven`) | nothing proven: one cold retry when the run was warm-started, then an error for `distance` (as `MaxIterations`), the open bracket for the signed distance (which decides the sign by dilation, `signed.rs`) |
 //! | `Contact` | EPA on the cores: touching (depth ≤ round-off) or intersecting with the depth |
 //! | `MaxIterations` | separated when the lower bound is positive (proven), else an error: never a guess |
 //!
@@ -114,7 +114,14 @@ fn gjk_answer(
         init.direction = v;
         newton_first = both_axial || is_ellipsoid(&ca) || is_ellipsoid(&cb);
     }
-    let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth, depth_normal, sign_bracket };
+    let ask = Ask {
+        shapes: (a, pa, b, pb),
+        radii: Radii { a: ra, b: rb },
+        settings,
+        depth,
+        depth_normal,
+        sign_bracket,
+    };
     if let (CoreShape::Scanned(a), CoreShape::Scanned(b)) = (ca, cb) {
         // Two scanned polytopes: a run monomorphized for vertex clouds, whose support scans
         // are inlined into the loop and vectorized for the processor's instruction set (same
@@ -242,13 +249,13 @@ where
     let settings = ask.settings;
     let mut polished = polished;
     let rsum = ask.radii.a + ask.radii.b;
-    if stalled_unproven(r, polished.as_ref(), rsum, settings.gjk.tolerance) {
+    if stalled_unproven(r, polished.as_ref(), rsum, settings) {
         // Nothing proven (module table): one cold retry of a warm-started run, then an error.
         if init.simplex_len > 0 || init.pairs.len() > 0 {
             *r = run(diff, &Start::cold(init.direction), &settings.gjk, Mode::Distance);
             polished = None;
         }
-        if !ask.sign_bracket && stalled_unproven(r, None, rsum, settings.gjk.tolerance) {
+        if !ask.sign_bracket && stalled_unproven(r, None, rsum, settings) {
             return Err(GeomError::Degenerate { what: STALLED });
         }
     }
@@ -424,16 +431,18 @@ pub(crate) const STALLED: &str = "GJK stalled (no progress in f64) without provi
 
 /// Whether a run ended `Stagnated` without proving anything: its lower bound (after the
 /// polish, if any) does not exceed the radii's sum `rsum` (separation not proven) while its
-/// upper bound exceeds `rsum` by more than GJK's tolerance × scale and the round-off floor
-/// (the answer would read "separated", with a bracket that the tolerance does not close). A
-/// stall within the tolerance of contact (upper − rsum ≤ tolerance × scale: touching poses,
-/// e.g. a time of impact's hit, stall at 6e-14 with the lower bound −4e-6) has its distance
-/// bracketed to the accuracy asked for, like a converged run, and is answered as one.
-fn stalled_unproven(r: &Run, polished: Option<&Polished>, rsum: f64, tolerance: f64) -> bool {
+/// upper bound exceeds `rsum` by more than the accuracy asked for — GJK's tolerance × scale
+/// and the query's `gap_tolerance` × max(1, scale) (the LCP kernels' acceptance) — and the
+/// round-off floor: the answer would read "separated" with a bracket no tolerance closes. A
+/// stall within that accuracy of contact (touching poses: a time of impact's hit stalls at
+/// 6e-14 with the lower bound −4e-6, FCL #445's board at 2.6e-10 with −9.7e-9) has its
+/// distance bracketed to the accuracy asked for, like a converged run, and is answered as one.
+fn stalled_unproven(r: &Run, polished: Option<&Polished>, rsum: f64, settings: &QuerySettings) -> bool {
     let (lower, upper) = polished.map_or((r.lower, r.upper), |p| (p.lower, p.upper));
+    let accuracy = (settings.gjk.tolerance * r.scale).max(settings.gap_tolerance * r.scale.max(1.0));
     r.status == GjkStatus::Stagnated
         && !crate::gjk::gt(lower, rsum)
-        && upper - rsum > (tolerance * r.scale).max(contact_floor(r.scale))
+        && upper - rsum > accuracy.max(contact_floor(r.scale))
 }
 
 #[cfg(test)]
