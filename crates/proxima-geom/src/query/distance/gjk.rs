@@ -9,7 +9,7 @@
 //! | GJK status | answer |
 //! |---|---|
 //! | `Converged`, `Stagnated` | separated (bracket from GJK), or contact below the round-off floor |
-//! | `Stagnated`, lower ≤ r and upper − r beyond the accuracy asked for (r = the radii's sum; see `stalled_unproven`) | nothing proven: one cold retry when the run was warm-started, then an error for `distance` (as `MaxIterations`), the open bracket for the signed distance (which decides the sign by dilation, `signed.rs`) |
+//! | `Stagnated`, lower ≤ r and upper − r beyond the accuracy asked for (r = the radii's sum; see `stalled_unproven`) | nothing proven by GJK: one cold retry when the run was warm-started, then, unless the answer's certificate proves the separation (lower > 0 along the witness direction), an error for `distance` (as `MaxIterations`), the open bracket for the signed distance (which decides the sign by dilation, `signed.rs`) |
 //! | `Contact` | EPA on the cores: touching (depth ≤ round-off) or intersecting with the depth |
 //! | `MaxIterations` | separated when the lower bound is positive (proven), else an error: never a guess |
 //!
@@ -38,7 +38,7 @@ use crate::gjk::{
     run, store,
 };
 use crate::pose::Pose;
-use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
+use crate::query::{Algorithm, DistanceResult, Intersection, Proximity, QueryPath, QuerySettings};
 use crate::shape::Shape;
 use crate::shape::{ConvexPolytope, LANES_MIN_VERTICES};
 
@@ -249,16 +249,15 @@ where
     let settings = ask.settings;
     let mut polished = polished;
     let rsum = ask.radii.a + ask.radii.b;
-    if stalled_unproven(r, polished.as_ref(), rsum, settings) {
-        // Nothing proven (module table): one cold retry of a warm-started run, then an error.
-        if init.simplex_len > 0 || init.pairs.len() > 0 {
-            *r = run(diff, &Start::cold(init.direction), &settings.gjk, Mode::Distance);
-            polished = None;
-        }
-        if !ask.sign_bracket && stalled_unproven(r, None, rsum, settings) {
-            return Err(GeomError::Degenerate { what: STALLED });
-        }
+    // Nothing proven by GJK's bounds (module table): one cold retry of a warm-started run;
+    // if the answer's own certificate does not prove the separation either, an error below.
+    if stalled_unproven(r, polished.as_ref(), rsum, settings)
+        && (init.simplex_len > 0 || init.pairs.len() > 0)
+    {
+        *r = run(diff, &Start::cold(init.direction), &settings.gjk, Mode::Distance);
+        polished = None;
     }
+    let stalled = !ask.sign_bracket && stalled_unproven(r, polished.as_ref(), rsum, settings);
     if r.status == GjkStatus::Overflow || r.simplex.len == 0 {
         // Coordinates near f64::MAX overflowed the run (squared norms): no answer, not a guess.
         return Err(GeomError::NonFinite { what: "query (coordinates too large for f64)" });
@@ -367,7 +366,13 @@ where
         let m = 3.0 * e * (a.local_extent() + hi.abs());
         ((lo - m).max(0.0), hi + m)
     });
-    Ok((finish(core, radii, shapes, settings, Algorithm::Gjk, path), bracket))
+    let answer = finish(core, radii, shapes, settings, Algorithm::Gjk, path);
+    if stalled && matches!(answer.proximity, Proximity::Separated { .. }) && answer.certificate.lower <= 0.0 {
+        // The certificate's lower bound (support functions along the witness direction) did
+        // not prove the separation that GJK's stalled run failed to prove.
+        return Err(GeomError::Degenerate { what: STALLED });
+    }
+    Ok((answer, bracket))
 }
 
 /// The depth of a contact run's overlapping cores: from the tracked pair's last expanded
