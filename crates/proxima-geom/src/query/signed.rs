@@ -84,14 +84,7 @@ pub(crate) fn signed_distance(
     // overlap routed to GJK gets its depth once, in `depth_bracket` (asking the unsigned query
     // for it as well ran EPA twice).
     let unsigned = settings.clone().with_penetration_depth(false);
-    let r = match dispatch::distance(a, pa, b, pb, &unsigned) {
-        // GJK stalled without proving separation or contact (`distance/gjk.rs`): the depth's
-        // bracket decides the sign.
-        Err(GeomError::Degenerate { what }) if what == gjk::STALLED => {
-            return depth_bracket(a, pa, b, pb, settings, None);
-        }
-        r => r?,
-    };
+    let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
     signed_from_unsigned(a, pa, b, pb, settings, r, None)
 }
 
