@@ -280,15 +280,15 @@ fn report(t: Tally, per_pair: usize) {
 
 #[test]
 fn near_contact_unit_size() {
-    report(run(1.0, 20, 2026_11_27_01), 20);
+    report(run(1.0, 20, 2026112701), 20);
 }
 
 #[test]
 fn near_contact_small_size() {
-    report(run(1e-3, 20, 2026_11_27_02), 20);
+    report(run(1e-3, 20, 2026112702), 20);
 }
 
 #[test]
 fn near_contact_large_size() {
-    report(run(1e3, 20, 2026_11_27_03), 20);
+    report(run(1e3, 20, 2026112703), 20);
 }

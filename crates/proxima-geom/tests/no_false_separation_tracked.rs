@@ -100,7 +100,7 @@ fn check_step(
 
 #[test]
 fn distance_tracked_through_contact() {
-    let mut rng = SmallRng::seed_from_u64(2026_11_27_11);
+    let mut rng = SmallRng::seed_from_u64(2026112711);
     let shapes = vec![
         ("box", Shape::Cuboid(Cuboid::new([0.5, 0.3, 0.2]).unwrap())),
         ("sphere", Shape::Sphere(Sphere::new(0.4).unwrap())),
@@ -138,8 +138,8 @@ fn distance_tracked_through_contact() {
 
 #[test]
 fn dqp3_tracker_through_contact() {
-    let mut rng = SmallRng::seed_from_u64(2026_11_27_12);
-    let shapes = vec![
+    let mut rng = SmallRng::seed_from_u64(2026112712);
+    let shapes = [
         ("box", Shape::Cuboid(Cuboid::new([0.5, 0.3, 0.2]).unwrap())),
         ("hull40", hull(&mut rng, 40)),
         ("hull240", hull(&mut rng, 240)),
@@ -179,7 +179,7 @@ fn dqp3_tracker_through_contact() {
 
 #[test]
 fn time_of_impact_grazing() {
-    let mut rng = SmallRng::seed_from_u64(2026_11_27_13);
+    let mut rng = SmallRng::seed_from_u64(2026112713);
     let shapes = vec![
         ("box", Shape::Cuboid(Cuboid::new([0.5, 0.3, 0.2]).unwrap())),
         ("sphere", Shape::Sphere(Sphere::new(0.4).unwrap())),
