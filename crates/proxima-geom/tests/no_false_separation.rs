@@ -10,29 +10,15 @@
 //! barycentric weights: GJK stopped on a face 1e-4 away and reported the overlapping pair
 //! (depth up to 7e-4) as separated with the bracket [0, 1e-4].
 
-use nalgebra::{Rotation3, Unit, Vector3};
+use nalgebra::Vector3;
 use proxima_geom::shape::{Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Sphere};
 use proxima_geom::{Algorithm, Pose, Proximity, QuerySettings, Shape, distance, signed_distance};
+
+#[path = "support/near_contact.rs"]
+mod near_contact;
+use near_contact::{rotation, unit};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-fn unit(rng: &mut SmallRng) -> Vector3<f64> {
-    loop {
-        let v = Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let n = v.norm();
-        if n > 0.1 && n <= 1.0 {
-            return v / n;
-        }
-    }
-}
-
-fn rotation(rng: &mut SmallRng) -> Rotation3<f64> {
-    Rotation3::from_axis_angle(&Unit::new_normalize(unit(rng)), rng.random_range(0.0..std::f64::consts::TAU))
-}
 
 /// 40 points on an ellipsoid of radii (0.5, 0.4, 0.3): a hull with many small faces.
 fn hull(rng: &mut SmallRng) -> Shape {

@@ -437,7 +437,7 @@ fn lcp_path(
             let mut out = output_from_xi(a, b, &k0, &k1, &xi, info, KernelPath::FloatCertified);
             let c = box_certificate(a, b, &out.point_a, &out.point_b, box_target(a, b, settings));
             out.certificate = Some(c);
-            if c.gap() <= settings.gap_tolerance * c.scale {
+            if c.certifies(settings.gap_tolerance) {
                 return Ok(out);
             }
             best = Some(match best {
@@ -449,7 +449,7 @@ fn lcp_path(
     if let Some(mut out) = best {
         // Both runs bound the same distance: the merged bracket may certify.
         if let Some(c) = out.certificate
-            && c.gap() <= settings.gap_tolerance * c.scale
+            && c.certifies(settings.gap_tolerance)
         {
             out.path = KernelPath::FloatCertified;
             return Ok(out);
@@ -517,7 +517,7 @@ fn solve_f64(
 ) -> Result<DistanceOutput<f64, 3, 3>, GeomError> {
     check_settings(settings)?;
     match fast::solve(a, b, settings) {
-        Some(out) if out.certificate.is_some_and(|c| c.gap() <= settings.gap_tolerance * c.scale) => Ok(out),
+        Some(out) if out.certificate.is_some_and(|c| c.certifies(settings.gap_tolerance)) => Ok(out),
         fast => lcp_path(a, b, settings, fast),
     }
 }

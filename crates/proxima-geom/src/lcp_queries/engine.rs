@@ -345,7 +345,7 @@ pub(crate) fn certified<const PA: usize, const PB: usize>(
     if let Ok(mut out) = first {
         let c = cert(&out.point_a, &out.point_b);
         out.certificate = Some(c);
-        if c.gap() <= settings.gap_tolerance * c.scale {
+        if c.certifies(settings.gap_tolerance) {
             out.path = KernelPath::FloatCertified;
             return Ok(out);
         }
@@ -374,7 +374,7 @@ pub(crate) fn certified_chain<const PA: usize, const PB: usize>(
     exact: impl FnOnce() -> Result<DistanceOutput<Rational, PA, PB>, GeomError>,
     cert: impl Fn(&[f64; 3], &[f64; 3]) -> FloatCertificate,
 ) -> Result<DistanceOutput<f64, PA, PB>, GeomError> {
-    let ok = |c: Option<FloatCertificate>| c.is_some_and(|c| c.gap() <= settings.gap_tolerance * c.scale);
+    let ok = |c: Option<FloatCertificate>| c.is_some_and(|c| c.certifies(settings.gap_tolerance));
     let mut best = match fast {
         Some(f) if ok(f.certificate) => return Ok(f),
         f => f,

@@ -172,6 +172,18 @@ impl FloatCertificate {
     pub fn gap(&self) -> f64 {
         self.upper - self.lower
     }
+    /// Whether this bracket certifies the `f64` answer at `gap_tolerance`: the gap is within
+    /// `gap_tolerance × scale`, *and* the bracket decides contact versus separation — either
+    /// `lower > 0` (separation proven) or `upper` below the round-off floor 64 ε × scale
+    /// (witnesses that close are contact, see `query/certificate.rs`). A bracket [0, upper]
+    /// with upper above the floor only says the distance is small: the answer would be
+    /// reported separated without proof (a point 3e-6 inside a 1e-3-sized polyhedron came
+    /// back from the f64 LCP "separated by 2.6e-13" under the absolute 1e-9 gap), so it is
+    /// re-solved exactly like any uncertified answer.
+    pub fn certifies(&self, gap_tolerance: f64) -> bool {
+        let decided = self.lower > 0.0 || self.upper <= 64.0 * f64::EPSILON * self.scale;
+        self.gap() <= gap_tolerance * self.scale && decided
+    }
 }
 
 /// Settings of the `f64` entry points.

@@ -96,7 +96,7 @@ pub fn point_polytope_distance_f64(
         Ok(mut out) => {
             let c = cert(&out.closest);
             out.certificate = Some(c);
-            if c.gap() <= settings.gap_tolerance * c.scale {
+            if c.certifies(settings.gap_tolerance) {
                 out.path = KernelPath::FloatCertified;
                 return Ok(out);
             }
