@@ -24,6 +24,9 @@
 //! tests (`tests/toi`, `lower_at` at sampled times) meet cold stalls at near-contact that
 //! the answer's own certificate does not prove either. The near-contact sweeps
 //! (`tests/no_false_separation*.rs`) do not reach this path.
+//!
+//! A line is not bounded, hence not a support map: pairs with a line other than the
+//! closed-form and LCP ones are [`GeomError::Unsupported`].
 
 use nalgebra::{Point3, Vector3};
 
@@ -236,8 +239,8 @@ where
     let settings = ask.settings;
     let mut polished = polished;
     let rsum = ask.radii.a + ask.radii.b;
-    // Nothing proven by GJK's bounds (module table): one cold retry of a warm-started run;
-    // if the answer's own certificate does not prove the separation either, an error below.
+    // Nothing proven by GJK's bounds (module table): one cold retry of a warm-started run (a
+    // cold run is deterministic and would stall again).
     if stalled_unproven(r, polished.as_ref(), rsum, settings)
         && (init.simplex_len > 0 || init.pairs.len() > 0)
     {
