@@ -318,10 +318,7 @@ impl ContactPolytope {
             }
             if !tried && upper - lower <= FINISH_FROM * scale {
                 tried = true;
-                let mut s = Simplex::new();
-                for &k in &f.idx {
-                    s.push(verts[k as usize]);
-                }
+                let s = Simplex::of_face(verts, &f.idx);
                 if let Some(fin) = finish(diff, &s, &f.n, tol) {
                     finished = Some(fin);
                     lower = lower.max(fin.lower);
@@ -382,10 +379,7 @@ impl ContactPolytope {
             Some(b) => b,
             None => {
                 let f = faces[ci];
-                let mut s = Simplex::new();
-                for &k in &f.idx {
-                    s.push(verts[k as usize]);
-                }
+                let mut s = Simplex::of_face(verts, &f.idx);
                 s.project_origin();
                 let (pa, pb) = s.witnesses();
                 (f.n, pa, pb)

@@ -322,10 +322,7 @@ where
         }
         if !tried && upper - lower <= FINISH_FROM * scale {
             tried = true;
-            let mut s = Simplex::new();
-            for &k in &f.idx {
-                s.push(verts[k as usize]);
-            }
+            let s = Simplex::of_face(verts, &f.idx);
             if let Some(fin) = finish(diff, &s, &f.n, settings.tolerance * scale) {
                 finished = Some(fin);
             }
@@ -424,10 +421,7 @@ where
     let f = faces.iter().filter(|x| x.alive).min_by(|x, y| x.dist.total_cmp(&y.dist)).copied();
     let (pa, pb, n) = match f {
         Some(f) => {
-            let mut s = Simplex::new();
-            for &k in &f.idx {
-                s.push(verts[k as usize]);
-            }
+            let mut s = Simplex::of_face(verts, &f.idx);
             s.project_origin();
             let (pa, pb) = s.witnesses();
             (pa, pb, f.n)

@@ -72,6 +72,16 @@ impl Simplex {
         self.len += 1;
     }
 
+    /// The triangle of an expanding polytope's face (vertex indices into `verts`), as a
+    /// simplex for the Newton finish of EPA and of the warm contact polytope.
+    pub fn of_face(verts: &[Vertex], idx: &[u32; 3]) -> Self {
+        let mut s = Self::new();
+        for &k in idx {
+            s.push(verts[k as usize]);
+        }
+        s
+    }
+
     /// Whether `w` is (bitwise) one of the current vertices.
     pub fn contains(&self, w: &Vector3<f64>) -> bool {
         self.v[..self.len].iter().any(|x| x.w == *w)
