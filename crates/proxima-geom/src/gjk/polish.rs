@@ -627,10 +627,12 @@ fn retry_direction(
         CoreShape::Whole(Shape::Cylinder(c)) => Some(c.half_height()),
         _ => None,
     };
+    // (B's witness is read back through the relative frame: an end to rounding counts.)
     let at_end = |z: f64, h: f64| {
-        if z >= h {
+        let end = h * (1.0 - END_SLACK);
+        if z >= end {
             1.0
-        } else if z <= -h {
+        } else if z <= -end {
             -1.0
         } else {
             0.0
@@ -656,6 +658,10 @@ fn retry_direction(
     }
     None
 }
+
+/// A side's witness within this (relative to the half height) of an end is at that end (see
+/// [`retry_direction`]; a wrong guess only costs the second attempt).
+const END_SLACK: f64 = 1e-9;
 
 /// The tilt off a side's great circle of a second Newton run (see [`retry_direction`]):
 /// beyond [`KINK`], so the start is smooth, and small against the angles between features.
