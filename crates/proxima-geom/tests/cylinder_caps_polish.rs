@@ -10,8 +10,8 @@
 //!   sampling error;
 //! * the same pair with GJK forced (its own certified bracket): the distances agree to the
 //!   tolerance;
-//! * hand-made cap placements (a cap over a rim, a cap over a polytope vertex, a rim over a
-//!   side with the axes skew) with worked distances, at random rigid motions of the scene.
+//! * hand-made cap placements (a cap under a tilted cylinder's rim, a cap under a polytope's
+//!   vertex) with worked distances, at random rigid motions of the scene.
 
 use nalgebra::{Matrix3, Point3, Rotation3, Unit, Vector3};
 use proxima_geom::shape::{Capsule, ConvexPolytope, Cylinder};
@@ -153,20 +153,12 @@ fn at(r: Matrix3<f64>, t: [f64; 3]) -> Pose {
     Pose::from_matrix(r, Vector3::from(t)).unwrap()
 }
 
-/// `motion` applied to a pose (x ↦ M(R x + t)).
-fn moved(motion: &Pose, p: &Pose) -> Pose {
-    Pose::from_matrix(
-        motion.rotation() * p.rotation(),
-        motion.rotation() * p.translation() + motion.translation(),
-    )
-    .unwrap()
-}
-
 #[test]
 fn cap_placements_match_their_worked_distances() {
     let id = Matrix3::identity();
     let cylinder = |r: f64, h: f64| Shape::Cylinder(Cylinder::new(r, h).unwrap());
-    // B tilted by 0.6 rad about x: its lowest rim point is (0, ∓r sin 0.6·…) — worked below.
+    // B tilted by 0.6 rad about x, its axis (0, −sin 0.6, cos 0.6): its lowest point is on its
+    // bottom rim.
     let tilt = 0.6f64;
     let (rb, hb) = (0.5f64, 0.4f64);
     // The lowest point of B (centre at height c) is at c − hb cos(tilt) − rb sin(tilt), over
@@ -204,7 +196,8 @@ fn cap_placements_match_their_worked_distances() {
     for (name, a, pa, b, pb, truth) in cases {
         for k in 0..24 {
             let m = if k == 0 { Pose::identity() } else { random_pose::pose(&mut rng, 4.0) };
-            let r = distance(&a, &moved(&m, &pa), &b, &moved(&m, &pb), &auto).unwrap();
+            // The whole scene moved rigidly by m (the distance is invariant).
+            let r = distance(&a, &m.compose(&pa), &b, &m.compose(&pb), &auto).unwrap();
             let slack = 1e-12;
             assert!(
                 r.certificate.lower <= truth + slack && truth <= r.certificate.upper + slack,
