@@ -92,7 +92,23 @@ impl Shape {
     /// where polytopes with an adjacency start hill climbing (updated to the answer; other
     /// shapes ignore it). Exact for every shape: the witness is a point of the shape that
     /// attains the maximum (up to the rounding of the formulas).
+    ///
+    /// A cylinder is answered inline ([`cylinder_support`]): its formula is a handful of
+    /// operations, which the general match's frame (saved registers for the polytope arms)
+    /// cost more than (cylinders workload: 83 → ~40 instructions per support query, some 13
+    /// queries per pair in GJK and the Newton polish).
+    #[inline(always)]
     pub(crate) fn local_support_hinted(&self, m: &Vector3<f64>, hint: &mut u32) -> Option<Point3<f64>> {
+        if let Shape::Cylinder(c) = self {
+            return Some(cylinder_support(c.radius(), c.half_height(), m));
+        }
+        self.local_support_general(m, hint)
+    }
+
+    /// [`Shape::local_support_hinted`] for every shape (the cylinder through
+    /// [`cylinder_support`] too).
+    #[inline(never)]
+    fn local_support_general(&self, m: &Vector3<f64>, hint: &mut u32) -> Option<Point3<f64>> {
         let sgn = |x: f64, h: f64| if x >= 0.0 { h } else { -h };
         Some(match self {
             Shape::Point(p) => p.position(),
@@ -118,17 +134,7 @@ impl Shape {
             Shape::Capsule(c) => {
                 Point3::new(0.0, 0.0, sgn(m.z, c.half_height())) + unit_or_zero(m) * c.radius()
             }
-            Shape::Cylinder(c) => {
-                let (x, y) = (m.x, m.y);
-                let rlen = planar_len(x, y);
-                let (rx, ry) = if rlen > 0.0 && rlen.is_finite() {
-                    let k = c.radius() / rlen;
-                    (x * k, y * k)
-                } else {
-                    (0.0, 0.0)
-                };
-                Point3::new(rx, ry, sgn(m.z, c.half_height()))
-            }
+            Shape::Cylinder(c) => cylinder_support(c.radius(), c.half_height(), m),
             Shape::Ellipsoid(e) => {
                 // max m·x over (x/a)²+… ≤ 1: x = D²m / |Dm| = D u / |u| for u = Dm / max|Dm|
                 // (D = diag(radii)); the scalings keep |u| from overflowing or underflowing
@@ -205,6 +211,22 @@ impl Shape {
             }
         })
     }
+}
+
+/// The support point of the cylinder x² + y² ≤ r², |z| ≤ h for the local direction `m`: the
+/// rim point (r m_xy/|m_xy|, ±h) on the side m_z points to (+h for m_z ≥ 0), the cap's centre
+/// (0, 0, ±h) when m_xy = 0 (or |m_xy| is not finite).
+#[inline(always)]
+fn cylinder_support(r: f64, h: f64, m: &Vector3<f64>) -> Point3<f64> {
+    let (x, y) = (m.x, m.y);
+    let rlen = planar_len(x, y);
+    let (rx, ry) = if rlen > 0.0 && rlen.is_finite() {
+        let k = r / rlen;
+        (x * k, y * k)
+    } else {
+        (0.0, 0.0)
+    };
+    Point3::new(rx, ry, if m.z >= 0.0 { h } else { -h })
 }
 
 /// Squared lengths strictly between these are computed without overflow and without losing
