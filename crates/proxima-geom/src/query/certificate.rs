@@ -250,6 +250,19 @@ pub(crate) fn best_axis_separation(
     best
 }
 
+/// The lower bound `hint − r` of rounded shapes from a lower bound `hint` of their cores'
+/// distance (GJK's duality bound, DQP3's, an ellipsoid solver's: each from the user's support
+/// functions), when it already meets the accuracy asked for: upper − (hint − r) ≤
+/// `gap_tolerance` × max(1, upper), the test [`finish_along_witness`] applies before it looks
+/// for a better bound. The support-function separation along the witness direction could only
+/// raise it within that gap, so it is not evaluated (a sphere or capsule against a hull: a scan
+/// of the hull's vertices saved per query). `None`: the caller takes the larger of the two.
+#[inline(always)]
+fn hint_with_radii(hint: f64, r: f64, upper: f64, settings: &QuerySettings) -> Option<f64> {
+    let lower = (hint - r).max(0.0);
+    (upper - lower <= settings.gap_tolerance * upper.max(1.0)).then_some(lower)
+}
+
 /// Separations at or below this are below what an f64 solve can resolve for witnesses of this
 /// magnitude: 64 ulps of the largest witness coordinate (at least of 1).
 pub(crate) fn round_off_floor(core: &Core) -> f64 {
@@ -345,7 +358,8 @@ pub(crate) fn finish_along_witness(
             (Some(sep), _) => (sep - r).max(0.0),
             (_, hint) => match hint {
                 Some(hint) if r == 0.0 && hint.is_finite() => hint.max(0.0),
-                Some(hint) if hint.is_finite() => (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0),
+                Some(hint) if hint.is_finite() => hint_with_radii(hint, r, upper, settings)
+                    .unwrap_or_else(|| (hint - r).max(lower_bound(a, pa, b, pb, &n)).max(0.0)),
                 _ => lower_bound(a, pa, b, pb, &n),
             },
         };

@@ -175,6 +175,16 @@ pub(crate) fn as_ball(s: &Shape, p: &Pose) -> Option<(Point3<f64>, f64)> {
     }
 }
 
+/// A cuboid's or aligned box's local bounds (lo, hi).
+#[inline(always)]
+fn box_bounds(s: &Shape) -> Option<(Vector3<f64>, Vector3<f64>)> {
+    match s {
+        Shape::Cuboid(x) => Some((-x.half_extents(), x.half_extents())),
+        Shape::AlignedBox(x) => Some((x.min().coords, x.max().coords)),
+        _ => None,
+    }
+}
+
 /// A cuboid or aligned box with its pose.
 pub(crate) fn as_box(s: &Shape, p: &Pose) -> Option<PosedBox> {
     match s {
@@ -454,7 +464,10 @@ fn distance_rounded_linear(
 }
 
 /// Distance with a and b in canonical order. `cache`: GJK warm start and whether the pair
-/// was swapped into canonical order.
+/// was swapped into canonical order. `constructed` is set when the answer's witnesses are on
+/// the shapes by construction (the closed forms of [`Route::RoundedLinear`] and
+/// [`Route::BallBox`], and the piece– and triangle–triangle ones of
+/// [`Route::ApartClosedForm`]; see `verify::check_closed_form_distance`).
 fn distance_ordered(
     a: &Shape,
     pa: &Pose,
@@ -462,6 +475,7 @@ fn distance_ordered(
     pb: &Pose,
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
+    constructed: &mut bool,
 ) -> Result<DistanceResult, GeomError> {
     let alg = settings.algorithm;
     let Some(route) = route(a, b, settings) else {
@@ -489,16 +503,21 @@ fn distance_ordered(
     };
     let internal = || GeomError::Degenerate { what: "internal: pair does not match its route" };
     match route {
-        Route::RoundedLinear => distance_rounded_linear(a, pa, b, pb, settings),
+        Route::RoundedLinear => {
+            *constructed = true;
+            distance_rounded_linear(a, pa, b, pb, settings)
+        }
         Route::BallBox => {
+            *constructed = true;
             // Canonical order puts a point before a box and a box before a sphere.
-            if let (Some((c, r)), Some(bx)) = (as_ball(a, pa), as_box(b, pb)) {
-                let (q, depth) = closest_point_box(&c, &bx);
+            if let (Some((c, r)), Some((lo, hi))) = (as_ball(a, pa), box_bounds(b)) {
+                let (q, depth) = closest_point_box(&c, pb, &lo, &hi);
                 let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
                 return ball_closed_form(core, Radii { a: r, b: 0.0 }, true);
             }
-            let (bx, (c, r)) = (as_box(a, pa).ok_or_else(internal)?, as_ball(b, pb).ok_or_else(internal)?);
-            let (q, depth) = closest_point_box(&c, &bx);
+            let ((lo, hi), (c, r)) =
+                (box_bounds(a).ok_or_else(internal)?, as_ball(b, pb).ok_or_else(internal)?);
+            let (q, depth) = closest_point_box(&c, pa, &lo, &hi);
             let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
             ball_closed_form(core, Radii { a: 0.0, b: r }, false)
         }
@@ -516,13 +535,20 @@ fn distance_ordered(
         }
         Route::ApartClosedForm => {
             // Cold only: a tracked query keeps its GJK cache current.
-            if cache.is_none()
-                && let Some(r) = distance_segment_box(a, pa, b, pb, settings)
-                    .unwrap_or_else(|| distance_piece_triangle(a, pa, b, pb, settings))
-                    .or_else(|| distance_triangle_triangle(a, pa, b, pb, settings))
-                    .or_else(|| ellipsoid::distance_apart(a, pa, b, pb, settings))
-            {
-                return Ok(r);
+            if cache.is_none() {
+                let r = distance_segment_box(a, pa, b, pb, settings).unwrap_or_else(|| {
+                    // A piece or triangle against a triangle: the witnesses are points of the
+                    // world cores (clamped segment points, convex combinations of the world
+                    // triangle's vertices from `closest_to_origin`) plus n·r, on the shapes by
+                    // construction (`verify::check_closed_form_distance`).
+                    let r = distance_piece_triangle(a, pa, b, pb, settings)
+                        .or_else(|| distance_triangle_triangle(a, pa, b, pb, settings));
+                    *constructed = r.is_some();
+                    r.or_else(|| ellipsoid::distance_apart(a, pa, b, pb, settings))
+                });
+                if let Some(r) = r {
+                    return Ok(r);
+                }
             }
             gjk::distance(a, pa, b, pb, settings, cache)
         }
@@ -576,7 +602,8 @@ pub(crate) fn distance(
     // query, which the ~100 ns closed forms feel.
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-    let mut r = match distance_ordered(x, px, y, py, settings, None) {
+    let mut constructed = false;
+    let mut r = match distance_ordered(x, px, y, py, settings, None, &mut constructed) {
         Ok(r) if is_finite(&r) => r,
         r => {
             let e = r.err().unwrap_or_else(non_finite);
@@ -590,7 +617,7 @@ pub(crate) fn distance(
     if swap {
         r.mirror_in_place();
     }
-    certified((a, pa, b, pb), r, settings, |gjk| distance(a, pa, b, pb, gjk))
+    certified((a, pa, b, pb), r, constructed, settings, |gjk| distance(a, pa, b, pb, gjk))
 }
 
 /// Whether a default-route kernel's error is its own failure on valid shapes (a derived
@@ -607,17 +634,20 @@ fn gjk_settings(settings: &QuerySettings) -> QuerySettings {
     settings.clone().with_algorithm(Algorithm::Gjk)
 }
 
-/// `r` when it passes its check against the user's shapes (`verify.rs`); otherwise GJK's
+/// `r` when it passes its check against the user's shapes (`verify.rs`; `constructed`: its
+/// witnesses are on the shapes by construction, see `verify::check_closed_form_distance`);
+/// otherwise GJK's
 /// answer on the same shapes (`recompute` runs it with these settings), or
 /// [`GeomError::Uncertified`] when `r` was GJK's already.
 #[inline(always)]
 fn certified(
     shapes: (&Shape, &Pose, &Shape, &Pose),
     mut r: DistanceResult,
+    constructed: bool,
     settings: &QuerySettings,
     recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
 ) -> Result<DistanceResult, GeomError> {
-    match verify::check_distance(shapes, &r) {
+    match verify::check_closed_form_distance(shapes, &r, constructed) {
         Ok(()) => {
             verify::settle_in_place(&mut r, settings);
             Ok(r)
@@ -639,12 +669,13 @@ pub(crate) fn distance_tracked(
     cache: &mut GjkCache,
 ) -> Result<DistanceResult, GeomError> {
     settings.validate()?;
+    let mut constructed = false;
     let r = if must_swap(a, pa, b, pb) {
-        distance_ordered(b, pb, a, pa, settings, Some((cache, true)))
+        distance_ordered(b, pb, a, pa, settings, Some((cache, true)), &mut constructed)
             .map(DistanceResult::mirrored)
             .map_err(|e| unswap(e, a, b))
     } else {
-        distance_ordered(a, pa, b, pb, settings, Some((cache, false)))
+        distance_ordered(a, pa, b, pb, settings, Some((cache, false)), &mut constructed)
     };
     let r = match r {
         Ok(r) if is_finite(&r) => r,
@@ -656,7 +687,7 @@ pub(crate) fn distance_tracked(
             return Err(e);
         }
     };
-    certified((a, pa, b, pb), r, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
+    certified((a, pa, b, pb), r, constructed, settings, |gjk| distance_tracked(a, pa, b, pb, gjk, cache))
 }
 
 /// Inputs are finite, but coordinates near `f64::MAX` can overflow in squared distances: such

@@ -23,24 +23,30 @@ pub(crate) struct PosedBox {
     pub hi: Vector3<f64>,
 }
 
-/// (closest point of the box to `p`, penetration depth of `p` when it is inside (0 on the
+/// For the box lo ≤ x ≤ hi in the frame of `pose` (taken apart, not as a [`PosedBox`]: the
+/// sphere–box query would copy the pose into one on every call): (closest point of the box to `p`, penetration depth of `p` when it is inside (0 on the
 /// boundary), `None` when outside).
-pub(crate) fn closest_point_box(p: &Point3<f64>, bx: &PosedBox) -> (Point3<f64>, Option<f64>) {
-    let local = bx.pose.inverse_transform_point(p);
+pub(crate) fn closest_point_box(
+    p: &Point3<f64>,
+    pose: &Pose,
+    lo: &Vector3<f64>,
+    hi: &Vector3<f64>,
+) -> (Point3<f64>, Option<f64>) {
+    let local = pose.inverse_transform_point(p);
     let mut clamped = local;
     let mut inside = true;
     let mut depth = f64::INFINITY;
     for i in 0..3 {
         let x = local[i];
-        if x < bx.lo[i] {
-            clamped[i] = bx.lo[i];
+        if x < lo[i] {
+            clamped[i] = lo[i];
             inside = false;
-        } else if x > bx.hi[i] {
-            clamped[i] = bx.hi[i];
+        } else if x > hi[i] {
+            clamped[i] = hi[i];
             inside = false;
         } else {
-            depth = depth.min(x - bx.lo[i]).min(bx.hi[i] - x);
+            depth = depth.min(x - lo[i]).min(hi[i] - x);
         }
     }
-    if inside { (*p, Some(depth)) } else { (bx.pose.transform_point(&clamped), None) }
+    if inside { (*p, Some(depth)) } else { (pose.transform_point(&clamped), None) }
 }
