@@ -615,6 +615,28 @@ mod tests {
         }
     }
 
+    /// A one-shot surface (a time-of-impact search's cache) keeps nothing after a converged
+    /// EPA, whose polytope an ordinary one keeps; neither changes EPA's answer.
+    #[test]
+    fn a_one_shot_surface_keeps_nothing() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let (a, b) = (shape("hull", &mut rng), shape("hull", &mut rng));
+        let pb = Pose::from_translation([0.3, 0.2, 0.1]).unwrap();
+        let settings = GjkSettings::default();
+        let frame = RelativeFrame::new(&Pose::identity(), &pb);
+        let mut diff = Difference { a: &a, b: &b, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
+        let r = run(&mut diff, &Start::cold(-frame.t), &settings, Mode::Distance);
+        assert_eq!(r.status, GjkStatus::Contact);
+        let e = expand_finishing(&mut diff, &r.simplex, r.scale, &settings, &mut none);
+        assert!(e.status == EpaStatus::Converged && e.iterations > 0, "{e:?}");
+        let (mut kept, mut one_shot) = (ContactPolytope::default(), ContactPolytope::one_shot());
+        kept.import_epa(&frame, false);
+        one_shot.import_epa(&frame, false);
+        assert!(!kept.is_empty() && one_shot.is_empty());
+        // And its warm attempt finds nothing (EPA answers as for a cold pair).
+        assert!(one_shot.warm_depth(&mut diff, false, r.scale, &settings, &mut none).is_none());
+    }
+
     #[test]
     fn closed_surface_check() {
         let e = |u: u64, v: u64| u << 32 | v;
