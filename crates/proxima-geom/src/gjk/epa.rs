@@ -289,18 +289,13 @@ where
     let mut it = 0u32;
     let mut finished: Option<Finish> = None;
     let mut tried = false;
+    // The closest face, kept up to date by the visibility pass and the new faces (see
+    // `Closest`); every face in `faces` is alive at the top of an iteration (new faces take
+    // the removed ones' slots).
+    let mut closest = Closest::of(faces);
     while it < settings.max_iterations {
         it += 1;
-        // The closest face (the first of equal ones; every face is alive here: the dead
-        // ones are dropped at the end of each iteration).
-        let mut closest = 0;
-        let mut closest_dist = f64::INFINITY;
-        for (i, face) in faces.iter().enumerate() {
-            if face.dist < closest_dist {
-                (closest, closest_dist) = (i, face.dist);
-            }
-        }
-        let f = faces[closest];
+        let f = faces[closest.index()];
         // Support of M along n: maximize n·x, i.e. minimize (−n)·x; climb from where the
         // face's first vertex was found (its support direction is close to n).
         let (ha, hb) = (verts[f.idx[0] as usize].ha, verts[f.idx[0] as usize].hb);
@@ -348,10 +343,13 @@ where
             let eps = rel * scale;
             edges.clear();
             removed.clear();
+            closest = Closest::default();
             for (fi, face) in faces.iter_mut().enumerate() {
                 // n·p − n·a (the face's plane offset), without loading vertex a: the rounding
                 // of the difference (~1e-16 of the scale) is far below every threshold.
-                if face.n.dot(&p.w) - face.dist > eps {
+                if !super::gt(face.n.dot(&p.w) - face.dist, eps) {
+                    closest.offer(fi, face.dist);
+                } else {
                     face.alive = false;
                     removed.push(fi);
                     let [i, j, k] = face.idx.map(u64::from);
@@ -386,9 +384,24 @@ where
         // (At most MAX_VERTICES vertices: the index fits in u32.)
         let pi = (verts.len() - 1) as u32;
         let mut ok = true;
+        // The new faces take the removed faces' slots (in increasing order), then go at the
+        // end; slots left over (a disk with inner vertices) are filled from the end.
+        let mut slots = removed.iter();
         for &e in edges.iter() {
             match make_face(verts, [(e >> 32) as u32, e as u32, pi], &interior) {
-                Some(face) => faces.push(face),
+                Some(face) => {
+                    let at = match slots.next() {
+                        Some(&fi) => {
+                            faces[fi] = face;
+                            fi
+                        }
+                        None => {
+                            faces.push(face);
+                            faces.len() - 1
+                        }
+                    };
+                    closest.offer(at, face.dist);
+                }
                 None => ok = false,
             }
         }
@@ -396,7 +409,15 @@ where
             status = EpaStatus::Stagnated;
             break;
         }
-        faces.retain(|x| x.alive);
+        let left = slots.as_slice();
+        if !left.is_empty() {
+            // Largest first: a face moved into a slot comes from beyond every slot still to
+            // fill, so it is alive; the closest face is looked up again (rare).
+            for &fi in left.iter().rev() {
+                faces.swap_remove(fi);
+            }
+            closest = Closest::of(faces);
+        }
     }
     let mut lower = faces.iter().filter(|x| x.alive).map(|x| x.dist).fold(f64::INFINITY, f64::min).max(0.0);
     if let Some(fin) = finished {
@@ -429,6 +450,46 @@ where
         None => (verts[0].a, verts[0].b, best_upper_n),
     };
     EpaOutput { status, depth: upper, lower, upper, normal: n, point_a: pa, point_b: pb, iterations: it }
+}
+
+/// The closest face of a pass over faces (the first offered of the least distance; NaN
+/// distances of degenerate faces never win).
+#[derive(Debug, Clone, Copy)]
+struct Closest {
+    best: usize,
+    dist: f64,
+}
+
+impl Default for Closest {
+    fn default() -> Self {
+        Self { best: usize::MAX, dist: f64::INFINITY }
+    }
+}
+
+impl Closest {
+    /// The closest of the live faces of `faces`.
+    fn of(faces: &[Face]) -> Self {
+        let mut c = Self::default();
+        for (i, face) in faces.iter().enumerate() {
+            if face.alive {
+                c.offer(i, face.dist);
+            }
+        }
+        c
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, i: usize, dist: f64) {
+        if dist < self.dist {
+            (self.best, self.dist) = (i, dist);
+        }
+    }
+
+    /// The face's index; the first face when none has a distance below +∞ (every face is
+    /// alive at the top of an iteration, and there are four at least).
+    fn index(&self) -> usize {
+        if self.best == usize::MAX { 0 } else { self.best }
+    }
 }
 
 /// Whether the directed edges (u, v) (packed u·2³² + v) form one simple cycle: following

@@ -49,7 +49,7 @@ use super::motion::RigidMotion;
 use super::result::{ToiHit, ToiInitialContact, ToiMiss, ToiOutcome, ToiResult, ToiStatus, ToiUndecided};
 use super::settings::ToiSettings;
 use crate::error::GeomError;
-use crate::gjk::GjkCache;
+use crate::gjk::{ContactPolytope, GjkCache};
 use crate::pose::Pose;
 use crate::query::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings, SignedDistance,
@@ -544,6 +544,8 @@ impl<'s> Search<'s> {
         // is proven either way, only as narrow as a hit's distance is.
         let mut query = self.query.clone().with_penetration_depth(true);
         query.gjk.tolerance = query.gjk.tolerance.max(self.settings.distance_tolerance);
+        // The search ends here: the cache need not keep EPA's polytope for a next step.
+        self.cache.polytope = Some(Box::new(ContactPolytope::one_shot()));
         signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r, Some(&mut self.cache))
     }
 

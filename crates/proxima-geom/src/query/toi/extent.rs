@@ -75,22 +75,18 @@ pub(crate) fn reach(shape: &Shape, c: &Vector3<f64>, k: &Vector3<f64>) -> Result
         Shape::Triangle(t) => points(&t.vertices(), c, k),
         Shape::Cuboid(b) => {
             let h = b.half_extents();
-            let corners: Vec<Point3<f64>> = (0..8)
-                .map(|i| {
-                    let s = |bit: usize, v: f64| if i & bit == 0 { -v } else { v };
-                    Point3::new(s(1, h.x), s(2, h.y), s(4, h.z))
-                })
-                .collect();
+            let corners: [Point3<f64>; 8] = std::array::from_fn(|i| {
+                let s = |bit: usize, v: f64| if i & bit == 0 { -v } else { v };
+                Point3::new(s(1, h.x), s(2, h.y), s(4, h.z))
+            });
             points(&corners, c, k)
         }
         Shape::AlignedBox(b) => {
             let (lo, hi) = (b.min(), b.max());
-            let corners: Vec<Point3<f64>> = (0..8)
-                .map(|i| {
-                    let s = |bit: usize, l: f64, h: f64| if i & bit == 0 { l } else { h };
-                    Point3::new(s(1, lo.x, hi.x), s(2, lo.y, hi.y), s(4, lo.z, hi.z))
-                })
-                .collect();
+            let corners: [Point3<f64>; 8] = std::array::from_fn(|i| {
+                let s = |bit: usize, l: f64, h: f64| if i & bit == 0 { l } else { h };
+                Point3::new(s(1, lo.x, hi.x), s(2, lo.y, hi.y), s(4, lo.z, hi.z))
+            });
             points(&corners, c, k)
         }
         Shape::Sphere(s) => Reach::of_point(&(-c), k).grown(s.radius()),
