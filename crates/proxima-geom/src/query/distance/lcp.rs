@@ -332,9 +332,12 @@ pub(crate) fn distance(
     // directions (`box_box::box_certificate`: n·c ± Σ hⱼ|n·uⱼ|, the cuboid's support function
     // term for term) is a bound on the user's shapes, valid for any direction whatever the
     // witnesses: it is passed on, and the query does not evaluate the two support functions
-    // along the same direction again.
+    // along the same direction again. Only a positive bound: the kernel skips every direction
+    // (lower 0) when its witnesses are already within its gap target of each other, which
+    // near contact is looser than the witness direction's bound (boxes 1e-9 apart would lose
+    // their proof of separation); then the query computes that bound as for every pair.
     let lower_hint = match (a, b) {
-        (Shape::Cuboid(_), Shape::Cuboid(_)) => ans.lower.filter(|l| l.is_finite()),
+        (Shape::Cuboid(_), Shape::Cuboid(_)) => ans.lower.filter(|l| l.is_finite() && *l > 0.0),
         _ => None,
     };
     let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint };
