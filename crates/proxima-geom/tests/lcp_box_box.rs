@@ -342,3 +342,59 @@ fn placed_boxes_match_the_public_kernel_and_keep_the_rotation_check() {
     let r = distance(&unit, &composed, &unit, &far, &QuerySettings::default());
     assert!(matches!(r, Err(GeomError::NotRotation { .. })), "{r:?}");
 }
+
+/// Two cuboids take the box kernel's support-function bound as the answer's lower bound
+/// (`query/distance/lcp.rs`). On random pairs at three scales, some placed a hair apart
+/// along the witness direction (near contact, where a loose bound would show): the bracket
+/// contains the exact rational distance of the same shapes and poses, and the lower bound is
+/// at least the one the query computed before from the user's shapes' support functions
+/// along the witness direction, min_B n·y − max_A n·x. Tolerance: 1e-12 × the pair's scale
+/// (f64 round-off of support values of that magnitude is ~1e-15 × scale; this is looser by
+/// a wide margin and far below the 1e-10 gap tolerance, so a wrong bound still fails).
+#[test]
+fn cuboid_pairs_lower_bound_from_the_kernel_holds_and_is_not_looser() {
+    use nalgebra::Vector3;
+    use proxima_geom::shape::Cuboid;
+    use proxima_geom::{Arithmetic, Pose, Proximity, QuerySettings, Shape, distance};
+    let mut rng = SmallRng::seed_from_u64(31);
+    let auto = QuerySettings::default();
+    let exact = QuerySettings::default().with_arithmetic(Arithmetic::Exact);
+    let rows = |axes: &[[f64; 3]; 3]| core::array::from_fn(|i| core::array::from_fn(|j| axes[j][i]));
+    let (mut separated, mut near) = (0, 0);
+    for k in 0..600 {
+        let scale = [1e-3, 1.0, 1e3][k % 3];
+        let (ra, rb) = (random_rotation::<3>(&mut rng), random_rotation::<3>(&mut rng));
+        let ha: [f64; 3] = core::array::from_fn(|_| scale * rng.random_range(0.1..2.0));
+        let hb: [f64; 3] = core::array::from_fn(|_| scale * rng.random_range(0.1..2.0));
+        let ta: [f64; 3] = core::array::from_fn(|_| scale * rng.random_range(-3.0..3.0));
+        let mut tb: [f64; 3] = core::array::from_fn(|_| scale * rng.random_range(-3.0..3.0));
+        let (Ok(pa), Ok(pb0)) = (Pose::new(rows(&ra), ta), Pose::new(rows(&rb), tb)) else { continue };
+        let (a, b) = (Shape::Cuboid(Cuboid::new(ha).unwrap()), Shape::Cuboid(Cuboid::new(hb).unwrap()));
+        let mut pb = pb0;
+        // Every other separated pair: moved back along the normal to 1e-6 × scale apart.
+        if k % 2 == 0
+            && let Proximity::Separated { distance: d, normal, .. } =
+                distance(&a, &pa, &b, &pb, &auto).unwrap().proximity
+        {
+            let shift = normal * (d - 1e-6 * scale);
+            tb = core::array::from_fn(|i| tb[i] - shift[i]);
+            pb = Pose::new(rows(&rb), tb).unwrap();
+            near += 1;
+        }
+        let r = distance(&a, &pa, &b, &pb, &auto).unwrap();
+        let truth = distance(&a, &pa, &b, &pb, &exact).unwrap().distance();
+        let tol = 1e-12 * scale;
+        let (lo, up) = (r.certificate.lower, r.certificate.upper);
+        assert!(lo - tol <= truth && truth <= up + tol, "pair {k}: [{lo}, {up}] vs exact {truth}");
+        if let Proximity::Separated { point_a, point_b, .. } = r.proximity {
+            let n: Vector3<f64> = (point_b - point_a).normalize();
+            let along = -b.support_value(&pb, &-n) - a.support_value(&pa, &n);
+            assert!(
+                lo >= along.max(0.0) - tol,
+                "pair {k}: lower {lo} below the witness-direction bound {along}"
+            );
+            separated += 1;
+        }
+    }
+    assert!(separated >= 100 && near >= 50, "separated {separated}, near contact {near}");
+}

@@ -54,6 +54,11 @@
 //! difference without each axis component. Not certified by the fast path: the LCP; the two
 //! brackets are merged (the smaller upper bound with its witnesses, the larger lower bound);
 //! then the exact re-solve when `exact_fallback` is set, else [`KernelPath::Uncertified`].
+//! Every bound in that certificate is a separation along some direction computed from the
+//! boxes' own data (n·c ± Σ hⱼ|n·uⱼ|), valid whatever the witnesses; for two cuboids, whose
+//! world boxes are the user's shapes entry for entry, the query passes it on as the answer's
+//! lower bound instead of evaluating the shapes' support functions along the witness
+//! direction a second time (`query/distance/lcp.rs`).
 //!
 //! The fast path reports [`LcpInfo::ACTIVE_SET`] (pivots 0; see its docs for the convention).
 //!

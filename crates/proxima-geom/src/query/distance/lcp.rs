@@ -37,9 +37,8 @@ struct KernelAnswer {
     qb: [f64; 3],
     lcp: LcpInfo,
     path: KernelPath,
-    /// The kernel's certified lower bound (f64 entry points); kept for inspection, not used as
-    /// the answer's bound.
-    #[allow(dead_code)]
+    /// The kernel's certified lower bound (f64 entry points); the answer's bound for two
+    /// cuboids only (see [`distance`]).
     lower: Option<f64>,
 }
 
@@ -324,12 +323,24 @@ pub(crate) fn distance(
         KernelPath::FastPath => QueryPath::ActiveSet,
         _ => QueryPath::Float { lcp: ans.lcp.path },
     };
-    // The kernel's own lower bound (its LCP dual on the world-frame data) decided its exact
-    // re-solve; the answer's lower bound is taken from the shapes' support functions along the
-    // witness direction instead (`certificate.rs`), so that it is checked against the shapes
-    // the user gave, not against the kernel's formulation of them.
-    let core =
-        Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint: None };
+    // The kernel's own lower bound decided its exact re-solve; the answer's lower bound is
+    // taken from the shapes' support functions along the witness direction instead
+    // (`certificate.rs`), so that it is checked against the shapes the user gave, not against
+    // the kernel's formulation of them. One exception: two cuboids, whose world boxes *are*
+    // the user's data (centre = the pose's translation, axes = its rotation columns, half
+    // extents as given, no rounding), so the kernel's support-function bound over the SAT
+    // directions (`box_box::box_certificate`: n·c ± Σ hⱼ|n·uⱼ|, the cuboid's support function
+    // term for term) is a bound on the user's shapes, valid for any direction whatever the
+    // witnesses: it is passed on, and the query does not evaluate the two support functions
+    // along the same direction again. Only a positive bound: the kernel skips every direction
+    // (lower 0) when its witnesses are already within its gap target of each other, which
+    // near contact is looser than the witness direction's bound (boxes 1e-9 apart would lose
+    // their proof of separation); then the query computes that bound as for every pair.
+    let lower_hint = match (a, b) {
+        (Shape::Cuboid(_), Shape::Cuboid(_)) => ans.lower.filter(|l| l.is_finite() && *l > 0.0),
+        _ => None,
+    };
+    let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint };
     Ok(Some(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path)))
 }
 
