@@ -38,7 +38,8 @@ Query settings (keyword arguments, checked by the library):
 * ``arithmetic``: ``"certified"`` (default: f64, exact re-solve when the certificate is loose),
   ``"float"``, ``"exact"`` (LCP-formulated pairs);
 * ``gap_tolerance`` (1e-9), ``touching_tolerance`` (0), ``penetration_depth`` (True: measure
-  the depth of overlapping shapes), ``gjk_max_iterations`` (128), ``gjk_tolerance`` (1e-10),
+  the depth of overlapping shapes), ``gjk_max_iterations`` (128), ``epa_max_iterations`` (512, the depth's
+  expansion steps), ``gjk_tolerance`` (1e-10),
   ``gjk_acceleration`` (``"none"``, ``"nesterov"``, ``"polyak"``).
 
 Robots: ``Robot.from_urdf(path, srdf=None, package_dirs=())`` (meshes as exact convex hulls,

@@ -196,6 +196,7 @@ def test_penetration_depth_false_leaves_the_depth_unmeasured():
         ({"touching_tolerance": float("nan")}, proxima.GeomError, "touching_tolerance"),
         ({"gjk_max_iterations": 0}, proxima.GeomError, "gjk.max_iterations"),
         ({"gjk_max_iterations": -3}, proxima.ProximaError, "gjk_max_iterations"),
+        ({"epa_max_iterations": 0}, proxima.GeomError, "gjk.epa_max_iterations"),
         ({"gjk_tolerance": 0.0}, proxima.GeomError, "gjk.tolerance"),
         ({"penetration_depth": "yes"}, proxima.ProximaError, "penetration_depth: must be a bool"),
         ({"tolerance": 1e-3}, TypeError, "unexpected keyword argument"),

@@ -18,6 +18,7 @@ fn invalid_gjk_settings_are_errors() {
     let q = Pose::from_translation([10.0, 0.0, 0.0]).unwrap();
     for gjk in [
         GjkSettings { max_iterations: 0, ..GjkSettings::default() },
+        GjkSettings { epa_max_iterations: 0, ..GjkSettings::default() },
         GjkSettings { tolerance: f64::NAN, ..GjkSettings::default() },
         GjkSettings { tolerance: 0.0, ..GjkSettings::default() },
         GjkSettings { tolerance: f64::INFINITY, ..GjkSettings::default() },

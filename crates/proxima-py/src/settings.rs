@@ -1,6 +1,6 @@
 //! Query settings as keyword arguments: `algorithm`, `arithmetic`, `gap_tolerance`,
-//! `touching_tolerance`, `penetration_depth`, `gjk_max_iterations`, `gjk_tolerance`,
-//! `gjk_acceleration` map to the fields of [`QuerySettings`] (names through the library's
+//! `touching_tolerance`, `penetration_depth`, `gjk_max_iterations`, `epa_max_iterations`,
+//! `gjk_tolerance`, `gjk_acceleration` map to the fields of [`QuerySettings`] (names through the library's
 //! `as_str`), and the result is checked by [`QuerySettings::validate`] — never re-checked here.
 //! An unknown keyword is a `TypeError`, as for any Python function.
 
@@ -32,19 +32,20 @@ const ARITHMETICS: [(Arithmetic, &str); 3] =
 const ACCELERATIONS: [Acceleration; 3] = [Acceleration::None, Acceleration::Nesterov, Acceleration::Polyak];
 
 /// The keyword names, in the order of the module docs.
-pub const KEYWORDS: [&str; 8] = [
+pub const KEYWORDS: [&str; 9] = [
     "algorithm",
     "arithmetic",
     "gap_tolerance",
     "touching_tolerance",
     "penetration_depth",
     "gjk_max_iterations",
+    "epa_max_iterations",
     "gjk_tolerance",
     "gjk_acceleration",
 ];
 
 /// The keyword names as a table matched by identity first (see [`Names`]).
-pub static SETTING_NAMES: Names<8> = Names::new(KEYWORDS);
+pub static SETTING_NAMES: Names<9> = Names::new(KEYWORDS);
 
 /// A table of keyword names. A key is matched by identity with the table's interned Python
 /// strings first — the keywords written at a call site are interned strings, so this is one
@@ -130,6 +131,11 @@ pub fn from_kwargs(kwargs: &Bound<'_, PyDict>) -> PyResult<QuerySettings> {
                     .extract()
                     .map_err(|_| invalid(format!("{k}: must be an integer in 1..=4294967295")))?
             }
+            Some(k @ "epa_max_iterations") => {
+                s.gjk.epa_max_iterations = value
+                    .extract()
+                    .map_err(|_| invalid(format!("{k}: must be an integer in 1..=4294967295")))?
+            }
             Some(k @ "gjk_tolerance") => s.gjk.tolerance = number(value, k)?,
             Some(k @ "gjk_acceleration") => {
                 s.gjk.acceleration = choose(value, k, &ACCELERATIONS.map(|a| (a, a.as_str())))?
@@ -157,6 +163,7 @@ pub fn to_kwargs<'py>(py: Python<'py>, s: &QuerySettings) -> PyResult<Bound<'py,
     d.set_item("touching_tolerance", s.touching_tolerance)?;
     d.set_item("penetration_depth", s.penetration_depth)?;
     d.set_item("gjk_max_iterations", s.gjk.max_iterations)?;
+    d.set_item("epa_max_iterations", s.gjk.epa_max_iterations)?;
     d.set_item("gjk_tolerance", s.gjk.tolerance)?;
     d.set_item("gjk_acceleration", s.gjk.acceleration.as_str())?;
     Ok(d)

@@ -293,7 +293,7 @@ where
     // `Closest`); every face in `faces` is alive at the top of an iteration (new faces take
     // the removed ones' slots).
     let mut closest = Closest::of(faces);
-    while it < settings.max_iterations {
+    while it < settings.epa_max_iterations {
         it += 1;
         let f = faces[closest.index()];
         // Support of M along n: maximize n·x, i.e. minimize (−n)·x; climb from where the

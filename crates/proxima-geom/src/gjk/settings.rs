@@ -40,8 +40,14 @@ impl Acceleration {
 /// Settings of the GJK distance / intersection loop.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GjkSettings {
-    /// Iteration cap (each iteration = one support query per shape). Default 128.
+    /// Iteration cap of the GJK loop (each iteration = one support query per shape).
+    /// Default 128.
     pub max_iterations: u32,
+    /// Iteration cap of EPA's expansion when a penetration depth is measured (each step adds
+    /// one support point of the Minkowski difference; the polytope also stops at 512
+    /// vertices). Default 512: a deep overlap of a polytope corner with a flat ellipsoid can
+    /// need ~250 steps to a 1e-10 bracket. Reaching the cap leaves a proven but wider bracket.
+    pub epa_max_iterations: u32,
     /// Stop when upper − lower ≤ `tolerance` × scale, scale = the largest |w| of the support
     /// points met (the size of the problem: distance between the shapes plus their extents).
     /// Default 1e-10. Must be > 0 (0 would wait for an exact zero gap, which curved shapes
@@ -53,7 +59,12 @@ pub struct GjkSettings {
 
 impl Default for GjkSettings {
     fn default() -> Self {
-        Self { max_iterations: 128, tolerance: 1e-10, acceleration: Acceleration::None }
+        Self {
+            max_iterations: 128,
+            epa_max_iterations: 512,
+            tolerance: 1e-10,
+            acceleration: Acceleration::None,
+        }
     }
 }
 
@@ -62,6 +73,12 @@ impl GjkSettings {
     pub fn validate(&self) -> Result<(), GeomError> {
         if self.max_iterations == 0 {
             return Err(GeomError::InvalidSettings { field: "gjk.max_iterations", reason: "must be >= 1" });
+        }
+        if self.epa_max_iterations == 0 {
+            return Err(GeomError::InvalidSettings {
+                field: "gjk.epa_max_iterations",
+                reason: "must be >= 1",
+            });
         }
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
             return Err(GeomError::InvalidSettings {

@@ -208,11 +208,14 @@ impl QuerySettings {
     pub fn validate(&self) -> Result<(), GeomError> {
         // Every query runs this: the common all-valid case by plain comparisons combined
         // without branches (NaN fails each), the GJK fields' conditions being those of
-        // `GjkSettings::validate` (iterations ≥ 1, tolerance finite and > 0); the
+        // `GjkSettings::validate` (both iteration caps ≥ 1, tolerance finite and > 0); the
         // field-by-field errors below, in their order, only otherwise.
         let in_range = |x: f64| (0.0..f64::INFINITY).contains(&x);
         let gjk = &self.gjk;
-        let gjk_ok = (gjk.max_iterations != 0) & (gjk.tolerance > 0.0) & (gjk.tolerance < f64::INFINITY);
+        let gjk_ok = (gjk.max_iterations != 0)
+            & (gjk.epa_max_iterations != 0)
+            & (gjk.tolerance > 0.0)
+            & (gjk.tolerance < f64::INFINITY);
         if in_range(self.gap_tolerance) & in_range(self.touching_tolerance) & gjk_ok {
             return Ok(());
         }
