@@ -54,22 +54,30 @@ fn random_pairs(spread: f64, n: usize, seed: u64) -> Vec<(CylinderGeom, Cylinder
     (0..n).map(|_| (cyl(&mut rng), cyl(&mut rng))).collect()
 }
 
-fn workload() -> Vec<(CylinderGeom, CylinderGeom)> {
+/// (radius, half height) of each cylinder of a workload, by shape id.
+type CylinderDims = std::collections::HashMap<String, (f64, f64)>;
+
+/// The shared harness's cylinders workload: its cylinders' dimensions and the workload JSON
+/// (`None` without the shared folder).
+fn read_cylinders_workload() -> Option<(CylinderDims, serde_json::Value)> {
     let path =
         concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/geometry/workloads/cylinders.json");
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let text = std::fs::read_to_string(path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let shapes: std::collections::HashMap<String, (f64, f64)> = v["shapes"]
+    let shapes = v["shapes"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| {
-            (
-                s["id"].as_str().unwrap().to_string(),
-                (s["radius"].as_f64().unwrap(), s["half_height"].as_f64().unwrap()),
-            )
+            let id = s["id"].as_str().unwrap().to_string();
+            (id, (s["radius"].as_f64().unwrap(), s["half_height"].as_f64().unwrap()))
         })
         .collect();
+    Some((shapes, v))
+}
+
+fn workload() -> Vec<(CylinderGeom, CylinderGeom)> {
+    let Some((shapes, v)) = read_cylinders_workload() else { return Vec::new() };
     let geom = |id: &serde_json::Value, pose: &serde_json::Value| {
         let (r, h) = shapes[id.as_str().unwrap()];
         let t: Vec<f64> =
@@ -101,19 +109,7 @@ struct DistancePair {
 /// The cylinders workload's queries for the distance benchmarks (empty without the shared
 /// folder).
 fn distance_workload() -> Vec<DistancePair> {
-    let path =
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/geometry/workloads/cylinders.json");
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let shapes: std::collections::HashMap<String, (f64, f64)> = v["shapes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            let id = s["id"].as_str().unwrap().to_string();
-            (id, (s["radius"].as_f64().unwrap(), s["half_height"].as_f64().unwrap()))
-        })
-        .collect();
+    let Some((shapes, v)) = read_cylinders_workload() else { return Vec::new() };
     // Parry's cylinder axis is y: a quarter turn about x takes it onto our z.
     let y_to_z = PRotation::from_rotation_x(std::f64::consts::FRAC_PI_2);
     let side = |id: &serde_json::Value, pose: &serde_json::Value| {
