@@ -478,7 +478,7 @@ mod tests {
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
-    use super::super::epa::expand_finishing;
+    use super::super::epa::{expand_finishing, no_finish};
     use super::super::{GjkStatus, Mode, Start, penetration, run};
     use super::*;
     use crate::shape::{ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Segment};
@@ -505,15 +505,6 @@ mod tests {
                 Shape::ConvexPolytope(ConvexPolytope::hull_of(&pts).unwrap())
             }
         }
-    }
-
-    fn none<A: ?Sized, B: ?Sized>(
-        _: &mut Difference<'_, A, B>,
-        _: &Simplex,
-        _: &Vector3<f64>,
-        _: f64,
-    ) -> Option<Finish> {
-        None
     }
 
     /// Steps of one pair's tracks in contact; returns (steps in contact, warm depths proven).
@@ -573,7 +564,7 @@ mod tests {
                         }
                     }
                 }
-                match poly.warm_depth(&mut diff, swapped, r.scale, &settings, &mut none) {
+                match poly.warm_depth(&mut diff, swapped, r.scale, &settings, &mut no_finish) {
                     Some(e) => {
                         warm += 1;
                         let tol = settings.tolerance * r.scale.max(e.upper);
@@ -582,7 +573,7 @@ mod tests {
                         assert!(e.lower <= cold.upper + tol && cold.lower <= e.upper + tol, "{at}");
                     }
                     None => {
-                        let e = expand_finishing(&mut diff, &r.simplex, r.scale, &settings, &mut none);
+                        let e = expand_finishing(&mut diff, &r.simplex, r.scale, &settings, &mut no_finish);
                         if e.status == EpaStatus::Converged && e.iterations > 0 {
                             poly.import_epa(&diff.frame, swapped);
                         }
@@ -627,14 +618,14 @@ mod tests {
         let mut diff = Difference { a: &a, b: &b, frame, hint_a: COLD_HINT, hint_b: COLD_HINT };
         let r = run(&mut diff, &Start::cold(-frame.t), &settings, Mode::Distance);
         assert_eq!(r.status, GjkStatus::Contact);
-        let e = expand_finishing(&mut diff, &r.simplex, r.scale, &settings, &mut none);
+        let e = expand_finishing(&mut diff, &r.simplex, r.scale, &settings, &mut no_finish);
         assert!(e.status == EpaStatus::Converged && e.iterations > 0, "{e:?}");
         let (mut kept, mut one_shot) = (ContactPolytope::default(), ContactPolytope::one_shot());
         kept.import_epa(&frame, false);
         one_shot.import_epa(&frame, false);
         assert!(!kept.is_empty() && one_shot.is_empty());
         // And its warm attempt finds nothing (EPA answers as for a cold pair).
-        assert!(one_shot.warm_depth(&mut diff, false, r.scale, &settings, &mut none).is_none());
+        assert!(one_shot.warm_depth(&mut diff, false, r.scale, &settings, &mut no_finish).is_none());
     }
 
     #[test]

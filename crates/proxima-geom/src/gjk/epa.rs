@@ -189,6 +189,16 @@ pub(crate) struct Finish {
 /// EPA's gap (relative to the scale) at which the finishing hook is tried once.
 pub(crate) const FINISH_FROM: f64 = 1e-3;
 
+/// No finishing hook for [`expand_finishing`]: EPA runs to the tolerance on its own.
+pub(crate) fn no_finish<A: ?Sized, B: ?Sized>(
+    _: &mut Difference<'_, A, B>,
+    _: &Simplex,
+    _: &Vector3<f64>,
+    _: f64,
+) -> Option<Finish> {
+    None
+}
+
 /// [`expand`] with a finishing hook: once the expansion's gap is below [`FINISH_FROM`] ×
 /// scale, `finish(diff, closest face as a simplex, its normal, target)` may return a proven
 /// bracket; when it meets the tolerance the expansion stops there ([`EpaStatus::Converged`]),

@@ -49,7 +49,7 @@ pub use support::SupportMap;
 pub(crate) use contact_warm::ContactPolytope;
 pub(crate) use depth::{depth_newton, finish_curved};
 pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
-pub(crate) use epa::{Finish, penetration_above};
+pub(crate) use epa::{Finish, no_finish, penetration_above};
 pub(crate) use polish::{NearContact, Polished, is_curved, polish};
 pub(crate) use simplex::{Simplex, closest_to_origin};
 pub(crate) use support::{

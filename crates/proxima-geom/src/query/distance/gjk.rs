@@ -37,8 +37,8 @@ use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CoreShape, Difference, EpaOutput, EpaStatus, Finish, GjkCache, GjkSettings, GjkStatus, Mode,
     NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud,
-    cold_core_of, contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved, polish,
-    run, store,
+    cold_core_of, contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved,
+    no_finish, polish, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -147,16 +147,6 @@ fn gjk_answer(
     } else {
         conclude(&mut diff, &mut r, polished, &init, cache, &ask, &mut no_finish)
     }
-}
-
-/// No finishing hook: EPA runs to the tolerance.
-fn no_finish<A: ?Sized, B: ?Sized>(
-    _: &mut Difference<'_, A, B>,
-    _: &Simplex,
-    _: &Vector3<f64>,
-    _: f64,
-) -> Option<Finish> {
-    None
 }
 
 /// Up to this many vertices B is placed in A's frame before a small-cloud run.
