@@ -208,7 +208,12 @@ const NEAR_CLIMB_MOVES: u32 = 4;
 /// per-query measure but 8% slower on the robot pairs under 5 cm apart in a full pass
 /// (`bench-geometry` on `scripts/robot-pair-queries.py`'s `robot_pairs_near`, 1246 → 1351 and
 /// 1265 → 1369 ns per query); the hull tracks, whose iiwa hulls have 189–576 vertices, gain
-/// (track_cold 1650 → 1547 ns per step).
+/// (track_cold 1650 → 1547 ns per step). Re-measured on the Panda's 102–152-vertex hulls
+/// (2026-11-27, `proxima bench-robot` on `panda_self_1000`, pinned, shared machine, 3
+/// interleaved rounds, bound 192 → 100): answers identical, 2.1% fewer instructions
+/// (callgrind), but the `distances` section 6% slower (38.8–39.1 → 41.1–42.7 µs per
+/// configuration, best of each over 5 passes): the climb's data-dependent exits cost more
+/// than the vector work it saves.
 const NEAR_CLIMB_MIN_VERTICES: usize = 192;
 
 /// Below this many vertices a cold query scans a polytope with the vector scan rather than

@@ -35,6 +35,25 @@
 //! Panda pairs and nothing on the far ones, within the noise: not worth giving up the plain
 //! scan's bit-for-bit answers.
 //!
+//! Also tried and measured slower (2026-11-27, `proxima bench-robot` on `panda_self_1000`,
+//! pinned, shared machine, base and variant interleaved, 3 rounds): a *culled* scan for clouds
+//! of 48–512 vertices. The vertices were regrouped into blocks of four nearby vertices
+//! (greedy: the vertex farthest from the centroid and its three nearest), each block with a
+//! bounding ball (c, r) widened by 64ε·max|v| for rounding; a first pass took
+//! b₀ = max_k (m·c_k − |m| r_k), which no vertex maximum is below, and only blocks with
+//! m·c_k + |m| r_k ≥ b₀ were scanned, ties merged by the smallest vertex index — the plain
+//! scan's answer bit for bit (identical `config` records), about a quarter of the blocks
+//! scanned on the Panda hulls (measured offline: 9.4 of 38 blocks at 152 vertices, 10.6 of 65
+//! at 260). It still executed more instructions (callgrind, 200 configurations × 2 passes:
+//! 139.4 M → 184.5 M): the bound pass, the candidate mask (no movemask in `pulp`'s portable
+//! API: a select and a horizontal sum per four blocks) and the `u128` bit loop cost more than
+//! the skipped blocks, and the `distances` section went from 37.9–38.9 to 55.7–56.2 µs per
+//! configuration (best of each configuration over 5 passes). Storing each slot's vertex index
+//! as a fourth row of its block, selected from memory instead of counting blocks with a
+//! vector addition, gave identical answers and 5.4% fewer instructions (139.4 M → 131.9 M)
+//! but no faster pass (37.9–38.4 → 38.6–39.9 µs, 4 interleaved rounds): the loop is not
+//! bound by its vector arithmetic, and the extra row is a third more data to load.
+//!
 //! # Edge cases
 //!
 //! * The last block is padded with copies of vertex 0. A copy ties with vertex 0 and has a
