@@ -54,6 +54,15 @@
 //!   shrunk body (radius r − ρ, half height h − ρ; half extents e − ρ) is a valid centre;
 //!   the centres are a − ρ n clamped, for ρ at 1, ½, ¼ and ⅛ of the largest (clamping
 //!   moves the ball off the witness near an edge, where a smaller ball stays tangent);
+//! * **cone** (base radius r at z = −h, apex at z = h): the centres of the balls of radius ρ
+//!   inside are, in the meridian half-plane (q = |x_xy|, z), the points with z ≥ −h + ρ and
+//!   (2h·q + r·z − r·h)/√(4h² + r²) ≤ −ρ (distance ρ from the base plane and from the lateral
+//!   line, whose nearest point to a centre lies in its meridian plane by symmetry), a triangle
+//!   that is not empty for ρ up to the meridian triangle's inradius 2rh/(r + √(4h² + r²)); the
+//!   same four radii as the cylinder's, each centre a − ρ n moved into that triangle (a ball
+//!   tangent along the lateral normal or the base normal is already inside it and stays
+//!   tangent). Without it a cone had only the radius-0 ball and was certified only against
+//!   a polytope face or an ellipsoid's ball;
 //! * every core: the witness itself with radius 0 (the witness is a point of the core).
 //!
 //! The best pair of candidates is kept. Rounding: the bound is lowered by 16 ulps of the
@@ -173,7 +182,8 @@ const BALLS: usize = 6;
 /// face) and the balls of radii ρ₀·2⁻ᵏ (k < 4) centred at p − ρm, all clamped into the body
 /// shrunk by ρ (valid for every point: the shrunk body dilated by ρ is inside the body;
 /// clamping along the support plane keeps a ball tangent to it, and a smaller ball stays
-/// tangent near an edge). Returns how many were written.
+/// tangent near an edge); for a cone the same radii up to its inradius, each centre moved
+/// into the cone's region of valid centres ([`cone_centre`]). Returns how many were written.
 fn enclosed_balls(
     core: &CoreShape<'_>,
     p: &Point3<f64>,
@@ -208,6 +218,14 @@ fn enclosed_balls(
                 Point3::new(x.x * s, x.y * s, x.z.clamp(-hh, hh))
             };
             k = clamped_balls(p, q, m, r.min(h), clamp, out);
+        }
+        Shape::Cone(c) => {
+            let (r, h) = (c.radius(), c.half_height());
+            let slant = (4.0 * h * h + r * r).sqrt();
+            // The inradius of the cone's meridian triangle (base 2r, height 2h), the largest
+            // ball inside, less the allowance `cone_centre` adds to the radius.
+            let top = 2.0 * r * h / (r + slant) - 64.0 * f64::EPSILON * (r + h);
+            k = clamped_balls(p, q, m, top, |x, rho| cone_centre(r, h, slant, x, rho), out);
         }
         Shape::Cuboid(b) => {
             let e = b.half_extents();
@@ -257,6 +275,35 @@ fn medial_ball(r: &Vector3<f64>, s: &Point3<f64>) -> Option<(Point3<f64>, f64)> 
     }
     let rho = r[k] * arg.sqrt() * (1.0 - 4.0 * f64::EPSILON);
     Some((c, rho))
+}
+
+/// A centre for a ball of radius `rho` inside the cone (base radius `r` at z = −h, apex at
+/// z = h, `slant` = √(4h² + r²)) near the point `x` (the cone's frame): in the meridian
+/// half-plane (q = |x_xy|, z) the ball is inside iff z ≥ −h + ρ (the base) and
+/// (2h·q + r·z − r·h)/slant ≤ −ρ (the lateral line through (r, −h) and (0, h), whose outward
+/// unit normal is (2h, r)/slant); by symmetry the nearest lateral point of a centre lies in its
+/// meridian plane. `x` is moved up onto the base constraint, then radially in onto the lateral
+/// one, and down the axis when even the axis is too wide there (a valid point of that region,
+/// not the nearest). The region is taken for a radius raised by 16 ulps of the cone's size so
+/// that the rounding of these few operations cannot put the ball of radius `rho` outside. A
+/// point moved along the lateral normal by ρ from the lateral surface is left as it is (the
+/// tangent ball), as is one moved up from the base.
+fn cone_centre(r: f64, h: f64, slant: f64, x: Point3<f64>, rho: f64) -> Point3<f64> {
+    let rho = rho * (1.0 + 16.0 * f64::EPSILON) + 16.0 * f64::EPSILON * (r + h);
+    let z = x.z.max(-h + rho);
+    // 2h·q + r·z ≤ k on the lateral side.
+    let k = r * h - rho * slant;
+    let q = (x.x * x.x + x.y * x.y).sqrt();
+    if 2.0 * h * q + r * z <= k {
+        return Point3::new(x.x, x.y, z);
+    }
+    let q_in = (k - r * z) / (2.0 * h);
+    if q_in >= 0.0 && q > 0.0 {
+        let s = q_in / q;
+        return Point3::new(x.x * s, x.y * s, z);
+    }
+    // On the axis, below the inner apex (the region is not empty for ρ up to the inradius).
+    Point3::new(0.0, 0.0, (k / r).min(z))
 }
 
 /// The balls of a body that contains its shrunk copy dilated by ρ (for ρ ≤ `top`), after the
@@ -413,7 +460,7 @@ mod tests {
 
     use super::{BALLS, enclosed_balls};
     use crate::gjk::CoreShape;
-    use crate::shape::{Cuboid, Cylinder, Ellipsoid};
+    use crate::shape::{Cone, Cuboid, Cylinder, Ellipsoid};
     use crate::{Pose, Shape};
 
     fn unit(v: [f64; 3]) -> Option<Vector3<f64>> {
@@ -449,6 +496,30 @@ mod tests {
         let s = (1.0 - z * z).sqrt();
         let phi = i as f64 * 2.399_963_229_728_653;
         Vector3::new(s * phi.cos(), s * phi.sin(), z)
+    }
+
+    /// A cone's balls at a point of its lateral surface (lateral normal) and of its base
+    /// (normal −z) include one of the full inradius tangent there: its support value along
+    /// the normal equals the cone's (to rounding), so the depth certificate can be tight.
+    #[test]
+    fn cone_balls_are_tangent_on_the_side_and_the_base() {
+        let (r, h) = (0.6f64, 0.7f64);
+        let shape = Shape::Cone(Cone::new(r, h).unwrap());
+        let slant = (4.0 * h * h + r * r).sqrt();
+        let inradius = 2.0 * r * h / (r + slant);
+        // Lateral: the point halfway down the generator in the x–z plane, normal (2h, 0, r)/slant.
+        let side = (Point3::new(0.5 * r, 0.0, 0.0), Vector3::new(2.0 * h, 0.0, r) / slant);
+        let base = (Point3::new(0.1, -0.05, -h), -Vector3::z());
+        for (p, m) in [side, base] {
+            check_balls(&shape, p, m).unwrap();
+            let mut out = [(Point3::origin(), 0.0); BALLS];
+            let k = enclosed_balls(&CoreShape::Whole(&shape), &p, &p, &m, &mut out);
+            let h_m = shape.support_value(&Pose::identity(), &m);
+            let tangent = out[1..k].iter().any(|(c, rho)| {
+                (m.dot(&c.coords) + rho - h_m).abs() <= 1e-12 && *rho >= inradius * (1.0 - 1e-12)
+            });
+            assert!(tangent, "no tangent inradius ball at {p} along {m}: {:?}", &out[..k]);
+        }
     }
 
     proptest! {
@@ -544,6 +615,7 @@ mod tests {
             let shapes = [
                 Shape::Cuboid(Cuboid::new(e).unwrap()),
                 Shape::Cylinder(Cylinder::new(e[0], e[1]).unwrap()),
+                Shape::Cone(Cone::new(e[0], e[1]).unwrap()),
             ];
             for s in &shapes {
                 // Any point p, inside or not (the clamped centres are valid whatever p is),
