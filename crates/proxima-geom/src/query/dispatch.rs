@@ -605,6 +605,7 @@ pub(crate) fn distance(
 
 /// [`distance`] with the settings validated, the canonical order (`swap`) and the route of
 /// the pair in that order given (`query/prepared.rs` computes the route once per pair).
+#[inline(always)]
 pub(crate) fn distance_routed(
     a: &Shape,
     pa: &Pose,
