@@ -5,12 +5,14 @@
 //! prepared answer of `distance` and of `signed_distance` must be the one-off answer bit for
 //! bit (compared through `{:?}`, which tells −0.0 from 0.0), errors included.
 
+#[path = "support/near_contact.rs"]
+mod near_contact;
 #[path = "support/random_pose.rs"]
 mod random_pose;
 
 use proxima_geom::shape::{
     AlignedBox, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Line, MinkowskiSum, Point,
-    Polyhedron, Rounded, Segment, Sphere, Triangle,
+    Rounded, Segment, Sphere, Triangle,
 };
 use proxima_geom::{
     Algorithm, Arithmetic, GeomError, Pose, PreparedPair, QuerySettings, Shape, ShapeKind, distance,
@@ -22,17 +24,6 @@ use rand::rngs::SmallRng;
 /// Two shapes of each kind (`k` = 0 or 1 picks the size), every kind of [`ShapeKind`].
 fn shapes(k: f64) -> Vec<Shape> {
     let s = 1.0 + 0.3 * k;
-    let cube = |h: f64| -> Vec<([f64; 3], f64)> {
-        vec![
-            ([1.0, 0.0, 0.0], h),
-            ([-1.0, 0.0, 0.0], h),
-            ([0.0, 1.0, 0.0], h),
-            ([0.0, -1.0, 0.0], h),
-            ([0.0, 0.0, 1.0], h),
-            ([0.0, 0.0, -1.0], h),
-            ([0.6, 0.0, 0.8], 0.9 * h),
-        ]
-    };
     let hull: Vec<[f64; 3]> = (0..24)
         .map(|i| {
             let t = f64::from(i) * 0.77;
@@ -53,7 +44,7 @@ fn shapes(k: f64) -> Vec<Shape> {
         Shape::Cylinder(Cylinder::new(0.3, 0.4 * s).unwrap()),
         Shape::Ellipsoid(Ellipsoid::new([0.5 * s, 0.4, 0.3]).unwrap()),
         Shape::ConvexPolytope(ConvexPolytope::hull_of(&hull).unwrap()),
-        Shape::Polyhedron(Polyhedron::new(cube(0.4 * s)).unwrap()),
+        near_contact::cut_box(s),
         Shape::Cone(Cone::new(0.3 * s, 0.4).unwrap()),
         Shape::Rounded(Rounded::new(Shape::Cuboid(Cuboid::new([0.3, 0.2 * s, 0.2]).unwrap()), 0.1).unwrap()),
         Shape::MinkowskiSum(
