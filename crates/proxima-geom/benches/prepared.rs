@@ -72,7 +72,10 @@ fn pose(m: &[f64; 16]) -> Pose {
     Pose::from_matrix(r, Vector3::new(m[3], m[7], m[11])).unwrap()
 }
 
-fn workload(name: &str) -> (Shape, Vec<([f64; 16], [f64; 16])>) {
+/// The raw poses (A, B) of one row.
+type Row = ([f64; 16], [f64; 16]);
+
+fn workload(name: &str) -> (Shape, Vec<Row>) {
     let mut rng = SmallRng::seed_from_u64(19);
     let s = shape(name, &mut rng);
     let rows =
