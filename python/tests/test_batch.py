@@ -45,6 +45,40 @@ def test_rows_equal_single_calls(rng):
     assert {"separated", "intersecting"} <= set(batch.status)
 
 
+SHAPES = {
+    "box": lambda rng: proxima.Box([0.5, 0.4, 0.3]),
+    "ellipsoid": lambda rng: proxima.Ellipsoid([0.5, 0.4, 0.3]),
+    "capsule": lambda rng: proxima.Capsule(0.3, 0.5),
+    "sphere": lambda rng: proxima.Sphere(0.4),
+    "cylinder": lambda rng: proxima.Cylinder(0.3, 0.4),
+    "hull": lambda rng: proxima.ConvexHull(sphere_points(rng, 40, (0.5, 0.4, 0.3))),
+}
+
+
+@pytest.mark.parametrize("penetration_depth", [True, False])
+@pytest.mark.parametrize("names", [
+    ("box", "box"), ("ellipsoid", "ellipsoid"), ("capsule", "capsule"), ("hull", "hull"),
+    ("box", "ellipsoid"), ("ellipsoid", "box"), ("sphere", "hull"), ("hull", "cylinder"), ("cylinder", "box"),
+])
+def test_rows_equal_single_calls_for_each_pair_family(rng, names, penetration_depth):
+    # The batch answers every row through one prepared pair (route chosen once, the order of
+    # two shapes of one kind per row): bit for bit the single call, both argument orders,
+    # signed and unsigned.
+    a, b = SHAPES[names[0]](rng), SHAPES[names[1]](rng)
+    Ta, Tb = poses(rng, 120, 0.3), poses(rng, 120, 0.3, center=(0.9, 0, 0))
+    Ta[7] = Tb[7]
+    batch = proxima.distance_batch(a, Ta, b, Tb, penetration_depth=penetration_depth)
+    for i in range(len(Ta)):
+        r = proxima.distance(a, Ta[i], b, Tb[i], penetration_depth=penetration_depth)
+        assert batch.status[i] == r.status
+        for f in FLOAT_FIELDS:
+            assert np.float64(getattr(batch, f)[i]).tobytes() == np.float64(getattr(r, f)).tobytes(), (i, f)
+        for f in POINT_FIELDS:
+            v = getattr(r, f)
+            expected = np.full(3, np.nan) if v is None else v
+            assert getattr(batch, f)[i].tobytes() == np.asarray(expected).tobytes(), (i, f)
+
+
 def test_thread_count_changes_no_bit(rng):
     a, b = pair(rng)
     Ta, Tb = poses(rng, 2000), poses(rng, 2000, center=(0.8, 0, 0))

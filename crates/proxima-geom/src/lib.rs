@@ -82,8 +82,8 @@ pub use pose::{Pose, QUATERNION_TOLERANCE, ROTATION_TOLERANCE};
 pub use query::toi::{RigidMotion, ToiOutcome, ToiResult, ToiSettings, ToiStatus, time_of_impact};
 pub use query::{
     Algorithm, Arithmetic, Certificate, DistanceResult, Dqp3ShapeTracker, FacetShape, Intersection,
-    Proximity, QueryPath, QuerySettings, SignedDistance, distance, distance_facet_shapes, distance_tracked,
-    intersects, signed_distance,
+    PreparedPair, Proximity, QueryPath, QuerySettings, SignedDistance, distance, distance_facet_shapes,
+    distance_tracked, intersects, signed_distance,
 };
 pub use shape::{Shape, ShapeKind};
 

@@ -12,14 +12,14 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyFixedUnicode, PyReadonlyArrayD
 use std::sync::LazyLock;
 
 use nalgebra::{Point3, Vector3};
-use proxima_geom::{GeomError as RustGeomError, Pose, Proximity};
+use proxima_geom::{GeomError as RustGeomError, Pose, PreparedPair, Proximity};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::arrays::{self, PoseError, RawPose, check_pose, pose_error_text, read_only};
-use crate::errors::{GeomError, InternalError, catch, invalid};
+use crate::errors::{GeomError, InternalError, catch, geom, invalid};
 use crate::parallel::{FirstFailure, Rows, fill, thread_count};
-use crate::query::{Answer, normal_of, query, status_name, witnesses};
+use crate::query::{Answer, normal_of, prepared_query, status_name, witnesses};
 use crate::settings::CallSettings;
 use crate::shapes::PyShape;
 
@@ -329,8 +329,9 @@ pub fn distance_batch(
     let (ta_view, tb_view) = (ta_array.readonly(), tb_array.readonly());
     let (ta, tb) = (PoseRows::new(&ta_view, "Ta")?, PoseRows::new(&tb_view, "Tb")?);
     let n = row_count(&ta, &tb)?;
-    let (sa, sb) = (&a.get().shape, &b.get().shape);
-    let settings = settings.get();
+    // The shapes' route and the settings' check once for every row (answers bit for bit those
+    // of one `distance` call per row).
+    let pair = PreparedPair::new(&a.get().shape, &b.get().shape, settings.get()).map_err(geom)?;
 
     let values: [Bound<'_, PyArray1<f64>>; 6] = std::array::from_fn(|_| PyArray1::zeros(py, n, false));
     let points: [Bound<'_, PyArray2<f64>>; 3] = std::array::from_fn(|_| PyArray2::zeros(py, [n, 3], false));
@@ -376,7 +377,7 @@ pub fn distance_batch(
                         continue;
                     }
                 };
-                match query(sa, &pa, sb, &pb, settings) {
+                match prepared_query(&pair, &pa, &pb) {
                     Ok(answer) => part.write(j, &answer),
                     Err(e) => failure.record(i, RowError::Query(e)),
                 }

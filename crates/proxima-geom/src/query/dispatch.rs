@@ -205,7 +205,7 @@ fn unsupported(op: &'static str, a: &Shape, b: &Shape, algorithm: Algorithm) -> 
 
 /// How a (canonically ordered) pair is answered: the routing table, one arm per pair family.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Route {
+pub(crate) enum Route {
     /// Point/segment/line/sphere/capsule pairs: clamped least squares on the cores.
     RoundedLinear,
     /// Point or sphere – cuboid or aligned box: clamping in the box frame.
@@ -394,7 +394,7 @@ fn distance_triangle_triangle(
 }
 
 /// The route for the (canonically ordered) pair under the settings; `None` = unsupported.
-fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
+pub(crate) fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Route> {
     // Availability checks are evaluated lazily, in the order of precedence (the common
     // closed-form pairs never look at the LCP, ellipsoid or GJK tables).
     let gjk = || a.is_bounded() && b.is_bounded();
@@ -474,11 +474,12 @@ fn distance_ordered(
     b: &Shape,
     pb: &Pose,
     settings: &QuerySettings,
+    routed: Option<Route>,
     cache: Option<(&mut GjkCache, bool)>,
     constructed: &mut bool,
 ) -> Result<DistanceResult, GeomError> {
     let alg = settings.algorithm;
-    let Some(route) = route(a, b, settings) else {
+    let Some(route) = routed else {
         return Err(unsupported("distance", a, b, alg));
     };
     let shapes = (a, pa, b, pb);
@@ -597,13 +598,29 @@ pub(crate) fn distance(
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
     settings.validate()?;
+    let swap = must_swap(a, pa, b, pb);
+    let routed = if swap { route(b, a, settings) } else { route(a, b, settings) };
+    distance_routed(a, pa, b, pb, settings, swap, routed)
+}
+
+/// [`distance`] with the settings validated, the canonical order (`swap`) and the route of
+/// the pair in that order given (`query/prepared.rs` computes the route once per pair).
+#[inline(always)]
+pub(crate) fn distance_routed(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    swap: bool,
+    routed: Option<Route>,
+) -> Result<DistanceResult, GeomError> {
     // One call site of the router (either order), the answer mirrored in place: each by-value
     // pass of the result through a `Result` or a `map` is a copy of its ~120 bytes on every
     // query, which the ~100 ns closed forms feel.
-    let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     let mut constructed = false;
-    let mut r = match distance_ordered(x, px, y, py, settings, None, &mut constructed) {
+    let mut r = match distance_ordered(x, px, y, py, settings, routed, None, &mut constructed) {
         Ok(r) if is_finite(&r) => r,
         r => {
             let e = r.err().unwrap_or_else(non_finite);
@@ -671,11 +688,20 @@ pub(crate) fn distance_tracked(
     settings.validate()?;
     let mut constructed = false;
     let r = if must_swap(a, pa, b, pb) {
-        distance_ordered(b, pb, a, pa, settings, Some((cache, true)), &mut constructed)
+        distance_ordered(b, pb, a, pa, settings, route(b, a, settings), Some((cache, true)), &mut constructed)
             .map(DistanceResult::mirrored)
             .map_err(|e| unswap(e, a, b))
     } else {
-        distance_ordered(a, pa, b, pb, settings, Some((cache, false)), &mut constructed)
+        distance_ordered(
+            a,
+            pa,
+            b,
+            pb,
+            settings,
+            route(a, b, settings),
+            Some((cache, false)),
+            &mut constructed,
+        )
     };
     let r = match r {
         Ok(r) if is_finite(&r) => r,

@@ -75,6 +75,7 @@ mod dispatch;
 mod distance;
 mod facet_tracking;
 mod intersect;
+mod prepared;
 mod signed;
 pub(crate) use signed::signed_from_unsigned;
 pub mod toi;
@@ -82,6 +83,7 @@ mod verify;
 use crate::pose::Pose;
 use crate::shape::Shape;
 pub use facet_tracking::{Dqp3ShapeTracker, FacetShape, distance_facet_shapes};
+pub use prepared::PreparedPair;
 
 /// Which algorithm answers a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -1,0 +1,123 @@
+//! A prepared pair: one pair of shapes queried at many pairs of poses (a batch, a sweep, a
+//! sampled trajectory), with everything that depends only on the shapes and the settings
+//! decided once.
+//!
+//! # What is decided once
+//!
+//! A query [`distance`](super::distance)`(a, pa, b, pb, s)` does, in order: validate `s`; put
+//! the pair in canonical order (`must_swap`: by [`ShapeKind`](crate::ShapeKind), then — two
+//! shapes of one kind — by the poses and the shapes' data); choose the route of the ordered
+//! pair (closed form, LCP kernel, ellipsoid solver, GJK...); run it; check the answer against
+//! the user's shapes at the user's poses and settle its case. Of these, the settings check,
+//! the route and — for two shapes of different kinds — the canonical order depend on the
+//! shapes and the settings only. [`PreparedPair::new`] computes them once (the route of each
+//! order: for two shapes of one kind the order still depends on the poses and is decided per
+//! query, exactly as `distance` decides it); each query then runs the same route, the same
+//! kernel and the same check against the shapes, so its answer — value, witnesses,
+//! certificate, case, algorithm and path — is bit for bit the one of
+//! [`distance`](super::distance) or [`signed_distance`](super::signed_distance) on the same
+//! arguments, and so are its errors.
+//!
+//! # Edge cases
+//!
+//! * Invalid settings are refused by [`PreparedPair::new`] (the error `distance` would return
+//!   on every query).
+//! * An unsupported pair (a line against a box, an algorithm the pair does not have) is not an
+//!   error of `new`: each query returns the [`GeomError::Unsupported`] that `distance`
+//!   returns, so a caller handles both alike.
+//! * Poses are [`Pose`]s: validated when made (a non-rotation, NaN or ∞ never reaches a
+//!   query).
+
+use super::dispatch::{self, Route, must_swap};
+use super::{DistanceResult, QuerySettings, SignedDistance, signed_from_unsigned};
+use crate::error::GeomError;
+use crate::pose::Pose;
+use crate::shape::Shape;
+
+/// Two shapes and query settings, prepared for many distance queries at different poses.
+///
+/// ```
+/// use proxima_geom::query::PreparedPair;
+/// use proxima_geom::shape::{Cuboid, Ellipsoid};
+/// use proxima_geom::{Pose, QuerySettings, Shape, distance};
+///
+/// let a = Shape::Cuboid(Cuboid::new([0.5, 0.4, 0.3])?);
+/// let b = Shape::Ellipsoid(Ellipsoid::new([0.5, 0.4, 0.3])?);
+/// let s = QuerySettings::default();
+/// let pair = PreparedPair::new(&a, &b, &s)?;
+/// for x in [1.5, 2.0, 2.5] {
+///     let (pa, pb) = (Pose::identity(), Pose::from_translation([x, 0.0, 0.0])?);
+///     // The same answer as the one-off query, bit for bit.
+///     assert_eq!(pair.distance(&pa, &pb)?, distance(&a, &pa, &b, &pb, &s)?);
+/// }
+/// # Ok::<(), proxima_geom::GeomError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct PreparedPair<'s> {
+    a: &'s Shape,
+    b: &'s Shape,
+    settings: QuerySettings,
+    /// `settings` without the penetration depth: the first half of a signed query.
+    unsigned: QuerySettings,
+    /// The canonical order when the kinds differ (`Some(true)`: b first); `None` for two
+    /// shapes of one kind (decided per query from the poses).
+    swap: Option<bool>,
+    /// The route of (a, b) and of (b, a) under the settings (`None`: unsupported).
+    routes: [Option<Route>; 2],
+}
+
+impl<'s> PreparedPair<'s> {
+    /// Prepares `a` and `b` for queries under `settings`.
+    ///
+    /// # Errors
+    ///
+    /// [`GeomError::InvalidSettings`] as [`QuerySettings::validate`].
+    pub fn new(a: &'s Shape, b: &'s Shape, settings: &QuerySettings) -> Result<Self, GeomError> {
+        settings.validate()?;
+        let swap = (a.kind() != b.kind()).then(|| a.kind() > b.kind());
+        Ok(PreparedPair {
+            a,
+            b,
+            settings: settings.clone(),
+            unsigned: settings.clone().with_penetration_depth(false),
+            swap,
+            routes: [dispatch::route(a, b, settings), dispatch::route(b, a, settings)],
+        })
+    }
+
+    /// The shapes (a, b).
+    pub fn shapes(&self) -> (&'s Shape, &'s Shape) {
+        (self.a, self.b)
+    }
+
+    /// The settings every query uses.
+    pub fn settings(&self) -> &QuerySettings {
+        &self.settings
+    }
+
+    /// Whether the pair at these poses is computed as (b, a), and that order's route.
+    #[inline(always)]
+    fn order(&self, pa: &Pose, pb: &Pose) -> (bool, Option<Route>) {
+        let swap = match self.swap {
+            Some(swap) => swap,
+            None => must_swap(self.a, pa, self.b, pb),
+        };
+        (swap, self.routes[usize::from(swap)])
+    }
+
+    /// [`distance`](super::distance)`(a, pose_a, b, pose_b, settings)`: the same answer and
+    /// the same errors.
+    pub fn distance(&self, pose_a: &Pose, pose_b: &Pose) -> Result<DistanceResult, GeomError> {
+        let (swap, route) = self.order(pose_a, pose_b);
+        dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.settings, swap, route)
+    }
+
+    /// [`signed_distance`](super::signed_distance)`(a, pose_a, b, pose_b, settings)`: the same
+    /// answer and the same errors (the unsigned answer first, then the depth when separation
+    /// is not proven).
+    pub fn signed_distance(&self, pose_a: &Pose, pose_b: &Pose) -> Result<SignedDistance, GeomError> {
+        let (swap, route) = self.order(pose_a, pose_b);
+        let r = dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.unsigned, swap, route)?;
+        signed_from_unsigned(self.a, pose_a, self.b, pose_b, &self.settings, r, None)
+    }
+}
