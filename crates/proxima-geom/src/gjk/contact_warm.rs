@@ -580,6 +580,10 @@ fn least_computed(faces: &mut [Face], verts: &[Vertex]) -> Option<usize> {
     Some(ci)
 }
 
+/// Where the line along the depth normal crosses a face: the distance from the origin, the
+/// barycentric weights, the face's vertex indices.
+type Crossing = (f64, [f64; 3], [u32; 3]);
+
 /// The weights of the origin over the vertices of the two faces the line along `n` crosses
 /// (see [`ContactPolytope::warm_contact`]), applied to the vertices' support points of A and
 /// of B; `None` when no crossing is found on one side. The closest face (`closest`, whose
@@ -590,8 +594,8 @@ fn enclosing_pair(
     closest: usize,
     n: &Vector3<f64>,
 ) -> Option<(Point3<f64>, Point3<f64>)> {
-    // (distance along n, weights, vertex indices) of the crossing in front and behind.
-    let mut sides: [Option<(f64, [f64; 3], [u32; 3])>; 2] = [None, None];
+    // The crossing in front and behind.
+    let mut sides: [Option<Crossing>; 2] = [None, None];
     let first = faces.get(closest).into_iter();
     for f in first.chain(faces.iter()) {
         let [u, v, w] = f.idx.map(|i| verts.get(i as usize).map(|x| x.w));

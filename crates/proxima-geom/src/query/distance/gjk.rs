@@ -224,6 +224,9 @@ impl CloudQuery<'_> {
     }
 }
 
+/// A distance answer and, when the shapes overlap, its proven depth bracket.
+type Answer = (DistanceResult, Option<(f64, f64)>);
+
 /// A tracked step of two vertex polytopes still in contact, answered from the kept EPA
 /// surface alone (`ContactPolytope::warm_contact`): its lower bound proves the overlap and
 /// brackets the depth, its crossing faces give the common point, so neither GJK's descent to
@@ -238,7 +241,7 @@ fn kept_contact<A, B>(
     c: &mut GjkCache,
     swapped: bool,
     ask: &Ask<'_>,
-) -> Option<Result<(DistanceResult, Option<(f64, f64)>), GeomError>>
+) -> Option<Result<Answer, GeomError>>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
