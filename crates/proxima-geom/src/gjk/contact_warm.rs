@@ -47,7 +47,17 @@
 //!
 //! The query adapter (`query/distance/gjk.rs::contact_depth`) uses it between two vertex
 //! polytopes only, whose pairs re-read by vertex index; the maths holds for any support maps
-//! (the tests run it on boxes, segments and curved cores too).
+//! (the tests run it on boxes, segments and curved cores too). Its lower bound L > 0 proves
+//! the overlap by itself, so a tracked step whose kept surface proves the depth skips GJK
+//! (`kept_contact` there) and takes its common point from the surface
+//! ([`ContactPolytope::warm_contact`]).
+//!
+//! **Depth face.** For curved cores against a polytope the surface is not kept (re-reading it
+//! costs support queries, and EPA is as cheap); what is kept is the face on which the depth
+//! finish (`depth.rs`) closed the bracket, as support pairs: re-read, it is the next step's
+//! finish simplex, whose polytope face fixes the depth direction (one support evaluation and
+//! the enclosed balls) where Newton from the direction alone meets the face's kink
+//! ([`ContactPolytope::seed_depth_face`]).
 //!
 //! # Edge cases
 //!
@@ -67,7 +77,7 @@ use super::epa::{EpaOutput, EpaStatus, FINISH_FROM, Finish};
 use super::settings::GjkSettings;
 use super::simplex::{Simplex, Vertex};
 use super::support::{COLD_HINT, Difference, RelativeFrame, SupportMap};
-use super::warm::pair_point;
+use super::warm::{WarmPairs, pair_point};
 
 /// The largest polytope kept between steps (vertices).
 const MAX_VERTICES: usize = 160;
@@ -106,6 +116,12 @@ pub(crate) struct ContactPolytope {
     /// A one-shot owner (a time-of-impact search stops at its initial contact): nothing is
     /// kept, EPA's polytope is not copied for a next step that never comes.
     one_shot: bool,
+    /// The face (EPA's closest, as support pairs) on which the curved cores' depth finish
+    /// closed the last step's bracket, and whether it was computed with the shapes exchanged:
+    /// the next step's warm finish starts from it, re-read at the new poses (see
+    /// [`ContactPolytope::seed_depth_face`]).
+    face: WarmPairs,
+    face_swapped: bool,
 }
 
 /// A face of the working surface: outward unit normal and plane offset once computed
@@ -125,6 +141,12 @@ struct Scratch {
     verts: Vec<Vertex>,
     faces: Vec<Face>,
     edges: Vec<u64>,
+    /// EPA's faces and the vertex renumbering of an import.
+    import_faces: Vec<[u32; 3]>,
+    remap: Vec<u32>,
+    /// The last warm depth's closest face (its index in `faces`) and scale.
+    closest: usize,
+    scale: f64,
 }
 
 thread_local! {
@@ -141,18 +163,33 @@ impl ContactPolytope {
             return;
         }
         self.swapped = swapped;
-        let (mut verts, mut faces) = (Vec::new(), Vec::new());
-        super::epa::last_polytope(&mut verts, &mut faces);
-        let mut edges: Vec<u64> = faces
-            .iter()
-            .flat_map(|f: &[u32; 3]| [(f[0], f[1]), (f[1], f[2]), (f[2], f[0])])
-            .map(|(u, v)| u64::from(u) << 32 | u64::from(v))
-            .collect();
-        if faces.len() < 4 || !is_closed(&mut edges) || verts.len() > MAX_VERTICES {
+        // (In the thread's working storage: an import follows every EPA of a tracked hull
+        // pair in contact, its own vectors were four allocations each time.)
+        SCRATCH.with(|cell| {
+            if let Ok(mut scratch) = cell.try_borrow_mut() {
+                self.import_from(&mut scratch, frame);
+            }
+        });
+    }
+
+    fn import_from(&mut self, scratch: &mut Scratch, frame: &RelativeFrame) {
+        let Scratch { verts, edges, import_faces: faces, remap, .. } = scratch;
+        verts.clear();
+        faces.clear();
+        super::epa::last_polytope(verts, faces);
+        edges.clear();
+        edges.extend(
+            faces
+                .iter()
+                .flat_map(|f: &[u32; 3]| [(f[0], f[1]), (f[1], f[2]), (f[2], f[0])])
+                .map(|(u, v)| u64::from(u) << 32 | u64::from(v)),
+        );
+        if faces.len() < 4 || !is_closed(edges) || verts.len() > MAX_VERTICES {
             return;
         }
-        let mut remap = vec![u32::MAX; verts.len()];
-        for f in &faces {
+        remap.clear();
+        remap.resize(verts.len(), u32::MAX);
+        for f in faces.iter() {
             let mut g = [0u32; 3];
             for (k, &i) in f.iter().enumerate() {
                 let Some(v) = verts.get(i as usize) else {
@@ -167,7 +204,7 @@ impl ContactPolytope {
             }
             // EPA's faces have the origin inside; the plane offset is the bound (0 if not
             // positive: the next step recomputes it).
-            let bound = oriented_face(&verts, *f, 0.0).map_or(0.0, |f| f.dist);
+            let bound = oriented_face(verts, *f, 0.0).map_or(0.0, |f| f.dist);
             self.faces.push(g);
             self.bounds.push(bound);
         }
@@ -179,6 +216,44 @@ impl ContactPolytope {
     /// of the surface per query, ~5 % of the CCD start-in-contact family).
     pub(crate) fn one_shot() -> Self {
         Self { one_shot: true, ..Self::default() }
+    }
+
+    /// Pushes the kept depth face, re-read at `diff`'s poses, onto the empty `simplex`: the
+    /// support pairs of the face (EPA's closest) on which the last step's depth finish closed
+    /// its bracket, in the pair's current order (`swapped`); nothing when none is kept.
+    /// Re-read at the new poses they are genuine points of the new Minkowski difference
+    /// (`warm.rs`), so a finish started on them proves its bracket like any other, and a face
+    /// that is no longer the contact's only costs that attempt: for an ellipsoid or a cylinder
+    /// rim against a polytope face, the face fixes the depth direction and one support
+    /// evaluation with its enclosed balls closes the bracket, where Newton from the direction
+    /// alone meets the face's kink (h of a polytope has no curvature to steer it) and fails.
+    pub(crate) fn seed_depth_face<A, B>(
+        &self,
+        swapped: bool,
+        diff: &mut Difference<'_, A, B>,
+        simplex: &mut Simplex,
+    ) where
+        A: SupportMap + ?Sized,
+        B: SupportMap + ?Sized,
+    {
+        if self.face.len() == 0 {
+            return;
+        }
+        let face = if self.face_swapped == swapped { self.face } else { self.face.swapped() };
+        face.seed(diff, simplex);
+    }
+
+    /// Keeps `face` (a simplex of `frame`'s Minkowski difference, the pair in the order
+    /// `swapped`) as the next step's depth face, or forgets it (`None`); a one-shot owner
+    /// keeps nothing.
+    pub(crate) fn set_depth_face(&mut self, face: Option<(&Simplex, &RelativeFrame)>, swapped: bool) {
+        match face {
+            Some((s, frame)) if !self.one_shot => {
+                self.face.set_from_simplex(s, frame);
+                self.face_swapped = swapped;
+            }
+            _ => self.face = WarmPairs::EMPTY,
+        }
     }
 
     fn clear(&mut self) {
@@ -230,6 +305,49 @@ impl ContactPolytope {
         out
     }
 
+    /// Whether a warm attempt would run now: a surface is kept and no back-off is pending.
+    pub(crate) fn ready(&self) -> bool {
+        self.skip == 0 && !self.is_empty()
+    }
+
+    /// A whole tracked step in contact from the kept surface, with no GJK run: the depth of
+    /// [`Self::warm_depth`] (whose lower bound L > 0 proves the overlap: the ball B(0, L) is in
+    /// the Minkowski difference), a point common to both shapes as a pair (A's point, B's
+    /// point: the same convex weights over the surface's vertices' support points, equal to
+    /// rounding; A's frame), and the problem's scale (the largest |w| of the surface). `None`
+    /// when the warm depth fails or no line crossing is found for the common point (rounding at
+    /// an edge): the caller runs GJK and EPA as before.
+    ///
+    /// **Common point.** The line through the origin along the depth normal n crosses the
+    /// closed surface, which winds around the origin, on both sides: at s_f·n (s_f > 0) in one
+    /// face and at −s_b·n (s_b > 0) in another, each a convex combination of its triangle's
+    /// vertices w_i = a_i − b_i (barycentric weights det(n, v, w) : det(n, w, u) : det(n, u, v)
+    /// for the triangle (u, v, w), all of one sign exactly when the line meets it). Then
+    /// 0 = (s_b·p_f + s_f·p_b)/(s_f + s_b): with those weights μ (≥ 0, summing to 1),
+    /// Σ μ_i a_i ∈ A equals Σ μ_i b_i ∈ B, as GJK's enclosing simplex gives it.
+    pub(crate) fn warm_contact<A, B, F>(
+        &mut self,
+        diff: &mut Difference<'_, A, B>,
+        swapped: bool,
+        settings: &GjkSettings,
+        finish: &mut F,
+    ) -> Option<(EpaOutput, Point3<f64>, Point3<f64>, f64)>
+    where
+        A: SupportMap + ?Sized,
+        B: SupportMap + ?Sized,
+        F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+    {
+        let e = self.warm_depth(diff, swapped, 0.0, settings, finish)?;
+        if !super::gt(e.lower, 0.0) {
+            return None;
+        }
+        SCRATCH.with(|cell| {
+            let scratch = cell.try_borrow().ok()?;
+            let (qa, qb) = enclosing_pair(&scratch.verts, &scratch.faces, scratch.closest, &e.normal)?;
+            Some((e, qa, qb, scratch.scale))
+        })
+    }
+
     fn expand<A, B, F>(
         &mut self,
         diff: &mut Difference<'_, A, B>,
@@ -244,7 +362,7 @@ impl ContactPolytope {
         B: SupportMap + ?Sized,
         F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
     {
-        let Scratch { verts, faces, edges } = scratch;
+        let Scratch { verts, faces, edges, .. } = scratch;
         verts.clear();
         faces.clear();
         // The largest |w|² and the largest squared move, rooted once each.
@@ -296,15 +414,8 @@ impl ContactPolytope {
         let mut it = 0;
         while it < MAX_STEPS {
             it += 1;
-            // The face of least bound, computed: lazily, until the least is a computed one.
-            let ci = loop {
-                let (ci, f) = faces.iter().enumerate().min_by(|x, y| x.1.bound.total_cmp(&y.1.bound))?;
-                if f.exact {
-                    break ci;
-                }
-                let g = plane(verts, f.idx)?;
-                faces[ci] = Face { bound: g.dist.max(f.bound), ..g };
-            };
+            // The face of least bound, computed (only the faces whose bound is below it are).
+            let ci = least_computed(faces, verts)?;
             let f = faces[ci];
             // Climb from where the face's first vertex was found (as EPA does).
             let first = verts[f.idx[0] as usize];
@@ -388,6 +499,7 @@ impl ContactPolytope {
             }
         }
         let (lower, ci) = status?;
+        (scratch.closest, scratch.scale) = (ci, scale);
         // Keep the surface for the next step: the points just read, the faces' bounds.
         let (normal, point_a, point_b) = match best {
             Some(b) => b,
@@ -400,19 +512,24 @@ impl ContactPolytope {
             }
         };
         if flipped || verts.len() != self.verts.len() {
-            // Rebuilt in the current order (new vertices appended).
+            // Rebuilt in the current order (new vertices appended, faces replaced).
             self.swapped ^= flipped;
             self.verts.clear();
             self.verts.extend(verts.iter().map(|v| pair_of(v, &diff.frame)));
+            self.faces.clear();
+            self.faces.extend(faces.iter().map(|f| f.idx));
+            self.bounds.clear();
+            self.bounds.extend(faces.iter().map(|f| f.bound.max(0.0)));
         } else {
+            // No expansion (each adds a vertex) in the stored order: the same faces in the
+            // same slots, only the points and the bounds are new.
             for (p, v) in self.verts.iter_mut().zip(verts.iter()) {
                 p.w = v.w;
             }
+            for (b, f) in self.bounds.iter_mut().zip(faces.iter()) {
+                *b = f.bound.max(0.0);
+            }
         }
-        self.faces.clear();
-        self.faces.extend(faces.iter().map(|f| f.idx));
-        self.bounds.clear();
-        self.bounds.extend(faces.iter().map(|f| f.bound.max(0.0)));
         Some(EpaOutput {
             status: EpaStatus::Converged,
             depth: upper,
@@ -424,6 +541,101 @@ impl ContactPolytope {
             iterations: it,
         })
     }
+}
+
+/// The index of the face of least bound once it is computed: the least-bound face is computed
+/// (its plane offset, itself a lower bound of its triangle's distance, replaces a smaller
+/// carried bound), then every face whose bound is below the least computed one so far, in one
+/// pass — the bound kept only grows when a face is computed, so a face passed over was not
+/// below the final least. Every bound is finite here (a carried one passed the positivity
+/// test, a computed one is a plane offset of finite points). `None` for a degenerate face.
+fn least_computed(faces: &mut [Face], verts: &[Vertex]) -> Option<usize> {
+    let mut ci = 0;
+    for (k, f) in faces.iter().enumerate() {
+        if f.bound < faces[ci].bound {
+            ci = k;
+        }
+    }
+    let f = faces.get(ci)?;
+    if !f.exact {
+        let g = plane(verts, f.idx)?;
+        faces[ci] = Face { bound: g.dist.max(f.bound), ..g };
+    }
+    let mut least = faces[ci].bound;
+    for k in 0..faces.len() {
+        let f = faces[k];
+        if f.bound < least {
+            let bound = if f.exact {
+                f.bound
+            } else {
+                let g = plane(verts, f.idx)?;
+                faces[k] = Face { bound: g.dist.max(f.bound), ..g };
+                faces[k].bound
+            };
+            if bound < least {
+                (least, ci) = (bound, k);
+            }
+        }
+    }
+    Some(ci)
+}
+
+/// Where the line along the depth normal crosses a face: the distance from the origin, the
+/// barycentric weights, the face's vertex indices.
+type Crossing = (f64, [f64; 3], [u32; 3]);
+
+/// The weights of the origin over the vertices of the two faces the line along `n` crosses
+/// (see [`ContactPolytope::warm_contact`]), applied to the vertices' support points of A and
+/// of B; `None` when no crossing is found on one side. The closest face (`closest`, whose
+/// normal `n` is: the line meets its plane at the depth's lower end) is tried first.
+fn enclosing_pair(
+    verts: &[Vertex],
+    faces: &[Face],
+    closest: usize,
+    n: &Vector3<f64>,
+) -> Option<(Point3<f64>, Point3<f64>)> {
+    // The crossing in front and behind.
+    let mut sides: [Option<Crossing>; 2] = [None, None];
+    let first = faces.get(closest).into_iter();
+    for f in first.chain(faces.iter()) {
+        let [u, v, w] = f.idx.map(|i| verts.get(i as usize).map(|x| x.w));
+        let (u, v, w) = (u?, v?, w?);
+        // The weights det(n, v, w) : det(n, w, u) : det(n, u, v), of one sign exactly when
+        // the line meets the triangle (the later ones computed only while the signs agree).
+        let x = n.dot(&v.cross(&w));
+        let y = n.dot(&w.cross(&u));
+        if (x > 0.0 && y < 0.0) || (x < 0.0 && y > 0.0) {
+            continue;
+        }
+        let z = n.dot(&u.cross(&v));
+        let sum = x + y + z;
+        let crosses = (x >= 0.0 && y >= 0.0 && z >= 0.0 && sum > 0.0)
+            || (x <= 0.0 && y <= 0.0 && z <= 0.0 && sum < 0.0);
+        if !crosses {
+            continue;
+        }
+        let weights = [x / sum, y / sum, z / sum];
+        let s = n.dot(&(u * weights[0] + v * weights[1] + w * weights[2]));
+        let side = usize::from(s < 0.0);
+        if sides[side].is_none() && s != 0.0 && s.is_finite() {
+            sides[side] = Some((s.abs(), weights, f.idx));
+        }
+        if sides[0].is_some() && sides[1].is_some() {
+            break;
+        }
+    }
+    let [Some((sf, wf, f)), Some((sb, wb, b))] = sides else { return None };
+    let (kf, kb) = (sb / (sf + sb), sf / (sf + sb));
+    let (mut qa, mut qb) = (Vector3::zeros(), Vector3::zeros());
+    for (idx, weights, k) in [(f, wf, kf), (b, wb, kb)] {
+        for (i, wi) in idx.iter().zip(weights) {
+            let x = &verts[*i as usize];
+            qa += x.a.coords * (wi * k);
+            qb += x.b.coords * (wi * k);
+        }
+    }
+    let finite = |p: &Vector3<f64>| p.iter().all(|c| c.is_finite());
+    (finite(&qa) && finite(&qb)).then_some((Point3::from(qa), Point3::from(qb)))
 }
 
 /// The support pair of vertex `v` (A's frame, B placed by `frame`).

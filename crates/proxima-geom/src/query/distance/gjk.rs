@@ -114,7 +114,15 @@ fn gjk_answer(
         init.direction = v;
         newton_first = both_axial || is_ellipsoid(&ca) || is_ellipsoid(&cb);
     }
-    let ask = Ask { shapes: (a, pa, b, pb), radii: Radii { a: ra, b: rb }, settings, depth, depth_normal };
+    let flat_core = !(is_curved(&ca) && is_curved(&cb));
+    let ask = Ask {
+        shapes: (a, pa, b, pb),
+        radii: Radii { a: ra, b: rb },
+        settings,
+        depth,
+        depth_normal,
+        flat_core,
+    };
     if let (CoreShape::Scanned(a), CoreShape::Scanned(b)) = (ca, cb) {
         // Two scanned polytopes: a run monomorphized for vertex clouds, whose support scans
         // are inlined into the loop and vectorized for the processor's instruction set (same
@@ -132,6 +140,16 @@ fn gjk_answer(
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
     // stores the loose run's state, which warm-starts the next step as well.
     let curved = is_curved(&ca) || is_curved(&cb);
+    // Two vertex polytopes tracked in contact: from the kept EPA surface, without GJK.
+    let mut cache = cache;
+    if !curved
+        && ask.depth
+        && let Some((c, swapped)) = cache.as_mut()
+        && c.polytope.as_deref().is_some_and(|p| p.ready())
+        && let Some(answer) = kept_contact(&mut diff, c, *swapped, &ask)
+    {
+        return answer;
+    }
     // (The polish comes back through an out-parameter: a (Run, Option) tuple would be one
     // more copy of the large `Run` on every query.)
     let mut polished = None;
@@ -193,9 +211,75 @@ impl CloudQuery<'_> {
         b: &B,
     ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
         let mut diff = Difference { a, b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
+        let mut cache = self.cache;
+        if self.ask.depth
+            && let Some((c, swapped)) = cache.as_mut()
+            && c.polytope.as_deref().is_some_and(|p| p.ready())
+            && let Some(answer) = kept_contact(&mut diff, c, *swapped, self.ask)
+        {
+            return answer;
+        }
         let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
-        conclude(&mut diff, &mut r, None, self.init, self.cache, self.ask, &mut no_finish)
+        conclude(&mut diff, &mut r, None, self.init, cache, self.ask, &mut no_finish)
     }
+}
+
+/// A distance answer and, when the shapes overlap, its proven depth bracket.
+type Answer = (DistanceResult, Option<(f64, f64)>);
+
+/// A tracked step of two vertex polytopes still in contact, answered from the kept EPA
+/// surface alone (`ContactPolytope::warm_contact`): its lower bound proves the overlap and
+/// brackets the depth, its crossing faces give the common point, so neither GJK's descent to
+/// a contact simplex nor its cache update is needed (the cache keeps the last run's pairs,
+/// still valid seeds for when the pair separates: `warm.rs`). `None` (run GJK as usual) when
+/// the depth is not asked for, nothing is kept, or the warm surface does not prove the depth
+/// beyond the contact floor. (Not inlined: the callers test for a kept surface first, and a
+/// step apart pays only that test.)
+#[inline(never)]
+fn kept_contact<A, B>(
+    diff: &mut Difference<'_, A, B>,
+    c: &mut GjkCache,
+    swapped: bool,
+    ask: &Ask<'_>,
+) -> Option<Result<Answer, GeomError>>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let polytope = c.polytope.as_deref_mut().filter(|p| ask.depth && p.ready())?;
+    let (e, qa, qb, scale) = polytope.warm_contact(diff, swapped, &ask.settings.gjk, &mut no_finish)?;
+    if !crate::gjk::gt(e.lower, contact_floor(scale)) {
+        return None;
+    }
+    c.depth_normal = None;
+    c.last_iterations = 0;
+    let (a, pa, b, pb) = ask.shapes;
+    let (qa, qb) = (pa.transform_point(&qa), world_b(&qb, &diff.frame, pa, pb));
+    let rsum = ask.radii.a + ask.radii.b;
+    let common = nalgebra::center(&qa, &qb);
+    let core = Core { qa: common, qb: common, core_depth: Some(e.upper), lower_hint: None };
+    let path = QueryPath::Gjk { status: GjkStatus::Contact, iterations: e.iterations };
+    let bracket = Some((e.lower + rsum, e.upper + rsum));
+    Some(Ok(answer(core, bracket, (a, pa, b, pb), ask, path)))
+}
+
+/// The answer from the case analysis's input (`core`) and the depth bracket proven in A's
+/// frame, moved to the poses as given (see [`world_lower`]).
+#[inline(always)]
+fn answer(
+    core: Core,
+    bracket: Option<(f64, f64)>,
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    ask: &Ask<'_>,
+    path: QueryPath,
+) -> (DistanceResult, Option<(f64, f64)>) {
+    let (a, pa, _, _) = shapes;
+    let bracket = bracket.map(|(lo, hi)| {
+        let e = pa.orthonormality_error();
+        let m = 3.0 * e * (a.local_extent() + hi.abs());
+        ((lo - m).max(0.0), hi + m)
+    });
+    (finish(core, ask.radii, shapes, ask.settings, Algorithm::Gjk, path), bracket)
 }
 
 /// What the caller asked: the shapes and poses, the radii around their cores, the settings,
@@ -207,6 +291,11 @@ struct Ask<'s> {
     depth: bool,
     /// The last tracked step's penetration direction (A's frame), when it was in contact.
     depth_normal: Option<Vector3<f64>>,
+    /// Whether a core is not curved (a polytope, whose face a depth finish may stand on, a
+    /// segment or a point): only then is the finish's face kept for the next step
+    /// (`ContactPolytope::seed_depth_face`); two curved cores have no face to fix the
+    /// direction, and re-reading one costs support queries.
+    flat_core: bool,
 }
 
 /// From a finished GJK run (and its Newton polish, if any) to the answer: the cache update,
@@ -257,7 +346,6 @@ where
     };
     let path = QueryPath::Gjk { status: r.status, iterations: r.iterations };
     let (qa, qb) = (pa.transform_point(&qa), world_b(&qb, &diff.frame, pa, pb));
-    let radii = ask.radii;
     let shapes = (a, pa, b, pb);
     let mut bracket = None;
     let core = match r.status {
@@ -272,16 +360,33 @@ where
             // The direction is kept for the next step only when a certificate closed this
             // one: pairs that need EPA (rims, edges, deep smooth pairs) do not pay for a
             // failing attempt at every step.
+            // The warm finish starts on the face that closed the last step's bracket (a
+            // polytope face fixes the direction: `ContactPolytope::seed_depth_face`), re-read
+            // at these poses; the face that closes this one is kept for the next step.
             let target = settings.gjk.tolerance * r.scale;
             let mut certified = false;
+            let mut face: Option<(Simplex, RelativeFrame)> = None;
             let mut hook = |d: &mut Difference<'_, A, B>, s: &Simplex, n: &Vector3<f64>, t: f64| {
                 let f = depth_finish(d, s, n, t);
-                certified |= f.is_some_and(|f| f.upper - f.lower <= t);
+                if f.is_some_and(|f| f.upper - f.lower <= t) {
+                    certified = true;
+                    if ask.flat_core {
+                        face = Some((*s, d.frame));
+                    }
+                }
                 f
             };
             let warm = ask
                 .depth_normal
-                .and_then(|n| hook(diff, &Simplex::new(), &n, target))
+                .and_then(|n| {
+                    let mut seed = Simplex::new();
+                    if let Some((c, swapped)) = cache.as_ref()
+                        && let Some(p) = c.polytope.as_deref()
+                    {
+                        p.seed_depth_face(*swapped, diff, &mut seed);
+                    }
+                    hook(diff, &seed, &n, target)
+                })
                 .filter(|f| f.upper - f.lower <= target);
             let e = match warm {
                 Some(f) => EpaOutput {
@@ -299,8 +404,18 @@ where
                     contact_depth(diff, r, init, tracked, &settings.gjk, &mut hook)
                 }
             };
-            if let Some((c, _)) = cache.as_mut() {
+            if let Some((c, swapped)) = cache.as_mut() {
                 c.depth_normal = certified.then_some(e.normal);
+                let kept = face.as_ref().filter(|(s, _)| certified && s.len > 0);
+                match (c.polytope.as_deref_mut(), kept) {
+                    (Some(p), kept) => p.set_depth_face(kept.map(|(s, f)| (s, f)), *swapped),
+                    (None, Some((s, f))) => {
+                        let mut p = Box::<crate::gjk::ContactPolytope>::default();
+                        p.set_depth_face(Some((s, f)), *swapped);
+                        c.polytope = Some(p);
+                    }
+                    (None, None) => {}
+                }
             }
             // Touching: the proven depth is below round-off (a flat expansion measures its
             // extent, which is round-off sized, but it is judged like any other bound).
@@ -340,12 +455,7 @@ where
         }
     };
     // The depth bracket was proven in A's frame too (see `world_lower`).
-    let bracket = bracket.map(|(lo, hi)| {
-        let e = pa.orthonormality_error();
-        let m = 3.0 * e * (a.local_extent() + hi.abs());
-        ((lo - m).max(0.0), hi + m)
-    });
-    Ok((finish(core, radii, shapes, settings, Algorithm::Gjk, path), bracket))
+    Ok(answer(core, bracket, shapes, ask, path))
 }
 
 /// The depth of a contact run's overlapping cores: from the tracked pair's last expanded

@@ -46,6 +46,7 @@ fn conclude_stall(init: &Start) -> Result<Answer, GeomError> {
         settings: &settings,
         depth: true,
         depth_normal: None,
+        flat_core: true,
     };
     conclude(&mut diff, &mut r, None, init, None, &ask, &mut no_finish)
 }
