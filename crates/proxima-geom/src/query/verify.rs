@@ -639,6 +639,30 @@ mod tests {
         }
     }
 
+    /// Uniform numbers in [−1, 1) from a xorshift generator seeded with `seed`.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+    }
+
+    /// Two random poses near each other (B's translation within `spread` of A's), by `round`
+    /// mod 3: at unit scale, at 1e6, or with rotations off orthonormal by up to ~1e-7.
+    fn pose_pair(rnd: &mut impl FnMut() -> f64, round: usize, spread: f64) -> (Pose, Pose) {
+        let (scale, wobble) = [(1.0, 0.0), (1e6, 0.0), (3.0, 1e-7)][round % 3];
+        let mut pose = || {
+            let r = Rotation3::from_euler_angles(3.0 * rnd(), 3.0 * rnd(), 3.0 * rnd());
+            let m: Matrix3<f64> = r.matrix() + Matrix3::from_fn(|_, _| wobble * rnd());
+            Pose::from_matrix(m, Vector3::new(rnd(), rnd(), rnd()) * scale).unwrap()
+        };
+        let (pa, pb) = (pose(), pose());
+        let t = pa.translation() + Vector3::new(rnd(), rnd(), rnd()) * spread;
+        (pa, Pose::from_matrix(*pb.rotation(), t).unwrap())
+    }
+
     /// The containment test skipped for the closed forms' constructed witnesses
     /// (`check_closed_form_distance`) would have accepted them: every separated closed-form
     /// answer among points, segments, triangles, spheres, capsules, boxes and cylinders, at
@@ -660,26 +684,10 @@ mod tests {
             Shape::AlignedBox(AlignedBox::new([-1.0, 0.0, 0.2], [0.0, 0.5, 1.5]).unwrap()),
             Shape::Cylinder(Cylinder::new(0.5, 0.6).unwrap()),
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rnd = xorshift(0x2545_f491_4f6c_dd1d);
         let (mut checked, mut skipped) = (0, 0);
         for round in 0..300 {
-            let (scale, wobble) = [(1.0, 0.0), (1e6, 0.0), (3.0, 1e-7)][round % 3];
-            let mut pose = || {
-                let r = Rotation3::from_euler_angles(3.0 * rnd(), 3.0 * rnd(), 3.0 * rnd());
-                let m: Matrix3<f64> = r.matrix() + Matrix3::from_fn(|_, _| wobble * rnd());
-                Pose::from_matrix(m, Vector3::new(rnd(), rnd(), rnd()) * scale).unwrap()
-            };
-            let (pa, pb) = (pose(), pose());
-            // Near each other: one placement pulled to within ~2 of the other.
-            let pb =
-                Pose::from_matrix(*pb.rotation(), pa.translation() + Vector3::new(rnd(), rnd(), rnd()) * 2.0)
-                    .unwrap();
+            let (pa, pb) = pose_pair(&mut rnd, round, 2.0);
             for a in &shapes {
                 for b in &shapes {
                     // The cylinder's closed form is the ball's (`BallCylinder`); its other pairs
@@ -740,33 +748,19 @@ mod tests {
             Shape::Ellipsoid(Ellipsoid::new([0.4, 0.8, 1.2]).unwrap()),
             Shape::ConvexPolytope(hull),
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15);
         let settings = [QuerySettings::default(), QuerySettings::default().with_algorithm(Algorithm::Gjk)];
         let (mut checked, mut skipped) = (0, 0);
         for round in 0..150 {
-            let (scale, wobble) = [(1.0, 0.0), (1e6, 0.0), (3.0, 1e-7)][round % 3];
-            let mut pose = || {
-                let r = Rotation3::from_euler_angles(3.0 * rnd(), 3.0 * rnd(), 3.0 * rnd());
-                let m: Matrix3<f64> = r.matrix() + Matrix3::from_fn(|_, _| wobble * rnd());
-                Pose::from_matrix(m, Vector3::new(rnd(), rnd(), rnd()) * scale).unwrap()
-            };
-            let (pa, pb) = (pose(), pose());
-            let pb =
-                Pose::from_matrix(*pb.rotation(), pa.translation() + Vector3::new(rnd(), rnd(), rnd()) * 2.5)
-                    .unwrap();
+            let wobble = round % 3 == 2;
+            let (pa, pb) = pose_pair(&mut rnd, round, 2.5);
             for a in &flat {
                 for b in &others {
                     // (With rotations off orthonormal by ~1e-7, GJK's answers between a
                     // cylinder and a box, triangle, capsule or cylinder are refuted by this
                     // check, lower bound above the witness distance: `Uncertified`, on the
                     // code before this test too; not this test's subject.)
-                    if wobble > 0.0 && matches!(b, Shape::Cylinder(_)) {
+                    if wobble && matches!(b, Shape::Cylinder(_)) {
                         continue;
                     }
                     for s in &settings {
