@@ -453,10 +453,12 @@ fn check_distance_with(
             // box while that shape is not far (`far`), are on their shapes by construction: no
             // test.
             let gjk = r.algorithm == Algorithm::Gjk;
-            let test_a = !(constructed && reach_within(a, pa, &point_a))
-                && !(gjk && vertex_spanned(a) && !far(&[(a, pa)], &point_a));
-            let test_b = !(constructed && reach_within(b, pb, &point_b))
-                && !(gjk && vertex_spanned(b) && !far(&[(b, pb)], &point_b));
+            let on_by_construction = |s: &Shape, pose: &Pose, p: &Point3<f64>| {
+                (constructed && reach_within(s, pose, p))
+                    || (gjk && vertex_spanned(s) && !far(&[(s, pose)], p))
+            };
+            let test_a = !on_by_construction(a, pa, &point_a);
+            let test_b = !on_by_construction(b, pb, &point_b);
             if (test_a && !holds(a, pa, &point_a, tol, slack_a, check_a))
                 || (test_b && !holds(b, pb, &point_b, tol, slack_b, check_b))
             {
