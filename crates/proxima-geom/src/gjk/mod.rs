@@ -50,7 +50,7 @@ pub(crate) use contact_warm::ContactPolytope;
 pub(crate) use depth::{depth_newton, finish_curved};
 pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
 pub(crate) use epa::{Finish, no_finish, penetration_above};
-pub(crate) use polish::{NearContact, Polished, is_curved, polish};
+pub(crate) use polish::{Eval, NearContact, Polished, is_curved, polish, polish_probed};
 pub(crate) use simplex::{Simplex, closest_to_origin};
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,

@@ -382,6 +382,7 @@ impl Bracket for NearContact {
 }
 
 /// One evaluation of g at a unit direction.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Eval {
     /// The unit direction (from A towards B).
     pub n: Vector3<f64>,
@@ -576,7 +577,26 @@ pub(crate) fn polish<T: Bracket>(
     seed: T,
     target: f64,
 ) -> Option<T> {
-    let failed = match polish_at(diff, n0, simplex, seed, target, seed.kink()) {
+    polish_probed(diff, n0, simplex, seed, target, None)
+}
+
+/// As [`polish`], with `at_n0` the evaluation at `n0` when the caller has it already (GJK's
+/// first support pair along n0, g(n0) its lower bound: see `run_polished` in
+/// `query/distance/gjk.rs`). It stands for the first run's opening evaluation where that
+/// would be the plain support pair at n0 (both features smooth, no polytope edge or face:
+/// then the run starts at n0 itself), which saves one support evaluation of the pair
+/// (cylinder–ellipsoid, capsule–cylinder: the Newton-first pairs). It steers the first
+/// Newton step only; every bound after it is evaluated afresh, and its own bounds are the
+/// caller's (the seed's) already.
+pub(crate) fn polish_probed<T: Bracket>(
+    diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    n0: Vector3<f64>,
+    simplex: &Simplex,
+    seed: T,
+    target: f64,
+    at_n0: Option<Eval>,
+) -> Option<T> {
+    let failed = match polish_at(diff, n0, simplex, seed, target, seed.kink(), at_n0) {
         Ok(done) => return Some(done),
         Err(failed) => failed,
     };
@@ -585,7 +605,7 @@ pub(crate) fn polish<T: Bracket>(
     }
     if let Some(Failure { n, kinked, a, b }) = failed
         && let Some((n1, kink)) = retry_direction(diff, &n, kinked, &a, &b)
-        && let Ok(done) = polish_at(diff, n1, simplex, seed, target, kink)
+        && let Ok(done) = polish_at(diff, n1, simplex, seed, target, kink, None)
     {
         return Some(done);
     }
@@ -706,7 +726,7 @@ fn polish_caps<T: Bracket>(
             continue;
         }
         let n = if along > 0.0 { axis } else { -axis };
-        if let Ok(done) = polish_at(diff, n, simplex, seed, target, KINK) {
+        if let Ok(done) = polish_at(diff, n, simplex, seed, target, KINK, None) {
             return Some(done);
         }
     }
@@ -715,6 +735,7 @@ fn polish_caps<T: Bracket>(
 
 /// One Newton run of [`polish`] from `n0`, its features taken within `kink` of the kinks;
 /// on failure where it stopped, when it took Newton steps (see [`retry_direction`]).
+/// `at_n0`: see [`polish_probed`].
 fn polish_at<T: Bracket>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     n0: Vector3<f64>,
@@ -722,6 +743,7 @@ fn polish_at<T: Bracket>(
     seed: T,
     target: f64,
     kink: f64,
+    at_n0: Option<Eval>,
 ) -> Result<T, Option<Failure>> {
     let mut f = Features {
         a: feature(diff.a, &n0, kink).ok_or(None)?,
@@ -798,7 +820,13 @@ fn polish_at<T: Bracket>(
         }
         _ => return Err(None),
     };
-    let mut e = evaluate(diff, &n, &f);
+    // (Both smooth without a flat feature: n is n0 and the evaluation the plain support
+    // pair there, which the caller may have.)
+    let plain = (f.a, f.b) == (Feature::Smooth, Feature::Smooth) && flat.is_none();
+    let mut e = match at_n0 {
+        Some(x) if plain => x,
+        _ => evaluate(diff, &n, &f),
+    };
     if (f.a, f.b) == (Feature::Side, Feature::Side) {
         (e.a, e.b) = side_side(diff, &e.a, &e.b).ok_or(None)?;
         e.grad = e.b - e.a;

@@ -465,8 +465,8 @@ fn distance_rounded_linear(
 
 /// Distance with a and b in canonical order. `cache`: GJK warm start and whether the pair
 /// was swapped into canonical order. `constructed` is set when the answer's witnesses are on
-/// the shapes by construction (the closed forms of [`Route::RoundedLinear`] and
-/// [`Route::BallBox`], and the piece– and triangle–triangle ones of
+/// the shapes by construction (the closed forms of [`Route::RoundedLinear`],
+/// [`Route::BallBox`] and [`Route::BallCylinder`], and the piece– and triangle–triangle ones of
 /// [`Route::ApartClosedForm`]; see `verify::check_closed_form_distance`).
 fn distance_ordered(
     a: &Shape,
@@ -523,6 +523,9 @@ fn distance_ordered(
             ball_closed_form(core, Radii { a: 0.0, b: r }, false)
         }
         Route::BallCylinder => {
+            // The cylinder's witness is its clamped local point placed by the pose, the ball's
+            // the centre plus n·r: on the shapes by construction, as for `BallBox`.
+            *constructed = true;
             // Point < cylinder < sphere in the canonical order.
             if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
                 let (q, depth) = closest_point_cylinder(&c, pb, cyl.radius(), cyl.half_height());

@@ -96,11 +96,19 @@ impl Shape {
     /// A cylinder is answered inline ([`cylinder_support`]): its formula is a handful of
     /// operations, which the general match's frame (saved registers for the polytope arms)
     /// cost more than (cylinders workload: 83 → ~40 instructions per support query, some 13
-    /// queries per pair in GJK and the Newton polish).
+    /// queries per pair in GJK and the Newton polish). So is an ellipsoid whose |Dm|² is safely
+    /// in range ([`ellipsoid_support`]; the general arm's formula, same bits), the other
+    /// curved core of the GJK + Newton pairs.
     #[inline(always)]
     pub(crate) fn local_support_hinted(&self, m: &Vector3<f64>, hint: &mut u32) -> Option<Point3<f64>> {
-        if let Shape::Cylinder(c) = self {
-            return Some(cylinder_support(c.radius(), c.half_height(), m));
+        match self {
+            Shape::Cylinder(c) => return Some(cylinder_support(c.radius(), c.half_height(), m)),
+            Shape::Ellipsoid(e) => {
+                if let Some(x) = ellipsoid_support(&e.radii(), m) {
+                    return Some(x);
+                }
+            }
+            _ => {}
         }
         self.local_support_general(m, hint)
     }
@@ -140,12 +148,8 @@ impl Shape {
                 // (D = diag(radii)); the scalings keep |u| from overflowing or underflowing
                 // for directions or radii far from 1.
                 let d = e.radii();
-                let dm = m.component_mul(&d);
-                let s2 = dm.norm_squared();
-                if s2 > SAFE_SQUARE_MIN && s2 < SAFE_SQUARE_MAX {
-                    // |Dm|² neither overflowed nor lost digits to underflow: x = D(Dm)/|Dm|
-                    // directly (one root, one division; the same point up to rounding).
-                    return Some(Point3::from(d.component_mul(&dm) * (1.0 / s2.sqrt())));
+                if let Some(x) = ellipsoid_support(&d, m) {
+                    return Some(x);
                 }
                 let dm = scaled(m).component_mul(&d);
                 let k = dm.amax();
@@ -227,6 +231,17 @@ fn cylinder_support(r: f64, h: f64, m: &Vector3<f64>) -> Point3<f64> {
         (0.0, 0.0)
     };
     Point3::new(rx, ry, if m.z >= 0.0 { h } else { -h })
+}
+
+/// The support point D(Dm)/|Dm| of the ellipsoid with radii `d` (D = diag(d)) for the local
+/// direction `m`, when |Dm|² neither overflowed nor lost digits to underflow (one root, one
+/// division); `None` otherwise (the general arm rescales first).
+#[inline(always)]
+fn ellipsoid_support(d: &Vector3<f64>, m: &Vector3<f64>) -> Option<Point3<f64>> {
+    let dm = m.component_mul(d);
+    let s2 = dm.norm_squared();
+    (s2 > SAFE_SQUARE_MIN && s2 < SAFE_SQUARE_MAX)
+        .then(|| Point3::from(d.component_mul(&dm) * (1.0 / s2.sqrt())))
 }
 
 /// Squared lengths strictly between these are computed without overflow and without losing
