@@ -233,7 +233,18 @@ fn enclosed_balls(
                 let lim = e.add_scalar(-rho);
                 Point3::new(x.x.clamp(-lim.x, lim.x), x.y.clamp(-lim.y, lim.y), x.z.clamp(-lim.z, lim.z))
             };
-            k = clamped_balls(p, q, m, e.min(), clamp, out);
+            let top = e.min();
+            let last = out.len() - 1;
+            k = clamped_balls(p, q, m, top, clamp, &mut out[..last]);
+            // The largest ball tangent at q to the face m points out of (its centre q − ρm
+            // stays as far from the face's edges as from the face): near an edge of the face
+            // the ball of radius `top` is clamped sideways and no longer touches at q, which
+            // leaves the bound short of the depth of a rim or corner pressed in there.
+            let tangent = box_tangent_radius(&e, q, m);
+            if super::gt(tangent, 0.0) && tangent < top {
+                out[k] = (clamp(q - m * tangent, tangent), tangent);
+                k += 1;
+            }
         }
         _ => {}
     }
@@ -304,6 +315,20 @@ fn cone_centre(r: f64, h: f64, slant: f64, x: Point3<f64>, rho: f64) -> Point3<f
     }
     // On the axis, below the inner apex (the region is not empty for ρ up to the inradius).
     Point3::new(0.0, 0.0, (k / r).min(z))
+}
+
+/// The radius of the largest ball tangent at `q` to the face of the box (half-extents `e`)
+/// whose outward normal is nearest `m`: the face's own half-depth e_j (j the axis of the
+/// largest |m_j|) and the room e_i − |q_i| left to q along the face's two other axes. Only a
+/// choice of candidate: the centre is clamped into the shrunk box afterwards, which is what
+/// makes the ball inside whatever the rounding of q and m. 0 when q is on the face's edge.
+fn box_tangent_radius(e: &Vector3<f64>, q: &Point3<f64>, m: &Vector3<f64>) -> f64 {
+    let j = m.iamax();
+    let mut rho = e[j];
+    for i in (0..3).filter(|&i| i != j) {
+        rho = rho.min(e[i] - q[i].abs());
+    }
+    rho.max(0.0)
 }
 
 /// The balls of a body that contains its shrunk copy dilated by ρ (for ρ ≤ `top`), after the
@@ -519,6 +544,25 @@ mod tests {
                 (m.dot(&c.coords) + rho - h_m).abs() <= 1e-12 && *rho >= inradius * (1.0 - 1e-12)
             });
             assert!(tangent, "no tangent inradius ball at {p} along {m}: {:?}", &out[..k]);
+        }
+    }
+
+    /// Near an edge of a box face, one candidate ball is tangent at q itself, with the room
+    /// left to the edge as its radius (the full-size ball would be clamped sideways, off q).
+    #[test]
+    fn box_ball_is_tangent_near_a_face_edge() {
+        let e = [0.5, 0.8, 0.3];
+        let shape = Shape::Cuboid(Cuboid::new(e).unwrap());
+        let m = Vector3::z();
+        for (qx, room) in [(0.45, 0.05), (-0.38, 0.12), (0.3, 0.2)] {
+            let q = Point3::new(qx, 0.1, 0.3);
+            let mut out = [(Point3::origin(), 0.0); BALLS];
+            let k = enclosed_balls(&CoreShape::Whole(&shape), &q, &q, &m, &mut out);
+            let tangent = out[1..k]
+                .iter()
+                .any(|(c, rho)| (*rho - room).abs() <= 1e-12 && (c - (q - m * room)).norm() <= 1e-12);
+            assert!(tangent, "no ball of radius {room} tangent at {q}: {:?}", &out[..k]);
+            check_balls(&shape, q, m).unwrap();
         }
     }
 
