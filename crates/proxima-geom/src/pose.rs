@@ -4,7 +4,9 @@
 //! (never re-orthonormalized) so results match data files written with finite precision. The
 //! error e = max |RᵀR − I| is kept ([`Pose::orthonormality_error`]): algorithms that work in a
 //! shape's own frame use Rᵀ as R⁻¹, which distorts lengths by up to 3e (‖RᵀR − I‖₂ ≤ 3e), and
-//! their certificates account for it.
+//! their certificates account for it. A witness such an algorithm builds is a point of the
+//! shape as placed, R·S + t: where it went through Rᵀ it is moved there through the exact
+//! inverse (`shape/onto_placed.rs`), so |p_b − p_a| never falls below the proven lower bound.
 
 use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, UnitQuaternion, Vector3};
 

@@ -47,6 +47,7 @@ use crate::error::GeomError;
 use crate::gjk::GjkCache;
 use crate::pose::Pose;
 use crate::shape::Shape;
+use crate::shape::onto_placed::{Part, either_off_orthonormal, onto_placed};
 
 /// `true` when (a, b) must be exchanged to reach the canonical order (allocation-free).
 pub(crate) fn must_swap(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> bool {
@@ -582,6 +583,14 @@ fn distance_ordered(
                 && cache.is_none()
                 && let Some((qa, qb)) = closest_points_cylinder_sides(a, pa, b, pb)
             {
+                // Radii added along a world direction: with a rotation off orthonormal, a
+                // cylinder's witness is moved onto the cylinder as placed (unchanged otherwise;
+                // a capsule's is a point of its world-frame ball already).
+                let (qa, qb) = if either_off_orthonormal(pa, pb) {
+                    (onto_placed(a, pa, Part::Whole, &qa), onto_placed(b, pb, Part::Whole, &qb))
+                } else {
+                    (qa, qb)
+                };
                 let core = Core { qa, qb, core_depth: None, lower_hint: None };
                 return closed_form(core, Radii { a: 0.0, b: 0.0 });
             }

@@ -19,6 +19,7 @@ mod adjacency;
 mod composite;
 mod direction_table;
 mod hull;
+pub(crate) mod onto_placed;
 mod polyhedron;
 mod spec;
 mod support;

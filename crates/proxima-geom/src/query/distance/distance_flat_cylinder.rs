@@ -43,6 +43,7 @@ use crate::gjk::closest_to_origin;
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, QueryPath, QuerySettings};
 use crate::shape::Shape;
+use crate::shape::onto_placed::{Part, either_off_orthonormal, onto_placed};
 
 /// A closest point of the axis within this relative distance of an end counts as at the end
 /// (cap or rim possible); the side candidate also needs a gap above r by this relative margin.
@@ -345,6 +346,15 @@ pub(crate) fn closed_if_certified(
     (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
     settings: &QuerySettings,
 ) -> Option<DistanceResult> {
+    // The candidates are built in the cylinder's (or box's) frame through Rᵀ: with a rotation
+    // off orthonormal they are moved onto the shapes as placed (`shape::onto_placed`), and the
+    // certificate may close within the O(e·size) this costs (see `wobble_allowance`).
+    let wobbly = either_off_orthonormal(pa, pb);
+    let (qa, qb) = if wobbly {
+        (onto_placed(a, pa, Part::Whole, &qa), onto_placed(b, pb, Part::Whole, &qb))
+    } else {
+        (qa, qb)
+    };
     let diff = qb - qa;
     let len = diff.norm();
     let n = diff / len;
@@ -353,7 +363,7 @@ pub(crate) fn closed_if_certified(
     if !(len > 0.0
         && len.is_finite()
         && core_sep.is_finite()
-        && len - core_sep <= settings.gjk.tolerance * scale)
+        && len - core_sep <= settings.gjk.tolerance * scale + wobble_allowance(wobbly, pa, pb, scale))
     {
         return None;
     }
@@ -361,4 +371,14 @@ pub(crate) fn closed_if_certified(
     let along = Some(Along { n, len, core_sep });
     let (radii, path) = (Radii { a: 0.0, b: 0.0 }, QueryPath::ClosedForm);
     Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along))
+}
+
+/// The gap a closed form's candidate may keep when a rotation is off orthonormal by e (the
+/// larger of the two): the candidates are built through Rᵀ as R⁻¹, which distorts lengths by
+/// up to 3e (‖RᵀR − I‖₂ ≤ 3e), so each witness starts up to 3e × scale from where an exact
+/// frame would put it, and moving it onto its shape adds as much again: 2 × 2 × 3e × scale
+/// covers both witnesses, 12e × scale. GJK's answer on such poses is no tighter: its lower
+/// bound gives up 3e(ρ_A + d) for A's frame (`gjk.rs`, `world_lower`). 0 for exact rotations.
+fn wobble_allowance(wobbly: bool, pa: &Pose, pb: &Pose, scale: f64) -> f64 {
+    if wobbly { 12.0 * pa.orthonormality_error().max(pb.orthonormality_error()) * scale } else { 0.0 }
 }

@@ -43,6 +43,7 @@ use crate::gjk::{
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
 use crate::shape::Shape;
+use crate::shape::onto_placed::{Part, clamp_local, either_off_orthonormal};
 use crate::shape::{ConvexPolytope, LANES_MIN_VERTICES};
 
 /// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
@@ -254,7 +255,8 @@ where
     c.depth_normal = None;
     c.last_iterations = 0;
     let (a, pa, b, pb) = ask.shapes;
-    let (qa, qb) = (pa.transform_point(&qa), world_b(&qb, &diff.frame, pa, pb));
+    // (A contact's common point: not moved onto the shapes, see `world_a`.)
+    let (qa, qb) = (world_a(&qa, a, pa, pb, false), world_b(&qb, b, &diff.frame, pa, pb, false));
     let rsum = ask.radii.a + ask.radii.b;
     let common = nalgebra::center(&qa, &qb);
     let core = Core { qa: common, qb: common, core_depth: Some(e.upper), lower_hint: None };
@@ -345,7 +347,8 @@ where
         None => r.simplex.witnesses(),
     };
     let path = QueryPath::Gjk { status: r.status, iterations: r.iterations };
-    let (qa, qb) = (pa.transform_point(&qa), world_b(&qb, &diff.frame, pa, pb));
+    let apart = r.status != GjkStatus::Contact;
+    let (qa, qb) = (world_a(&qa, a, pa, pb, apart), world_b(&qb, b, &diff.frame, pa, pb, apart));
     let shapes = (a, pa, b, pb);
     let mut bracket = None;
     let core = match r.status {
@@ -497,18 +500,45 @@ where
     e
 }
 
-/// B's witness `qb` (A's frame, a convex combination of B's support points placed by the
-/// relative frame) in the world frame. For exact rotations that is `pa`'s transform; when a
-/// rotation is off by more than its rounding (data files with 12 digits), R_A R_Aᵀ ≠ I would
-/// move the point off B by up to 3e·|x − t_A|, so it is taken back to B's own frame through
-/// the inverse of the relative rotation and placed by `pb`: a point of B as placed.
-fn world_b(qb: &Point3<f64>, frame: &RelativeFrame, pa: &Pose, pb: &Pose) -> Point3<f64> {
-    let rounding = 8.0 * f64::EPSILON;
-    if pa.orthonormality_error() <= rounding && pb.orthonormality_error() <= rounding {
+/// A's witness `qa` (A's frame: A's local coordinates, on A's core) in the world frame, R_A·qa +
+/// t_A. When a rotation of the pair is off orthonormal beyond rounding and the cores are
+/// apart (`onto`), the point is first clamped into A's core (`shape::onto_placed`): the
+/// features the polish builds for A are local to A, so this only ever removes rounding, but
+/// it makes the witness a point of A as placed whatever built it. (A contact's common point
+/// is left alone: moving it would open a gap that is not there.)
+fn world_a(qa: &Point3<f64>, a: &Shape, pa: &Pose, pb: &Pose, onto: bool) -> Point3<f64> {
+    if !(onto && either_off_orthonormal(pa, pb)) {
+        return pa.transform_point(qa);
+    }
+    pa.transform_point(&clamp_local(a, Part::Core, qa).unwrap_or(*qa))
+}
+
+/// B's witness `qb` (A's frame, a point of B's core placed by the relative frame: a convex
+/// combination of support points, or a point the Newton polish built on a side, cap or rim)
+/// in the world frame. For exact rotations that is `pa`'s transform; when a rotation is off
+/// by more than its rounding (data files with 12 digits, float32 rotations), R_A R_Aᵀ ≠ I
+/// would move the point off B by up to 3e·|x − t_A|, so it is taken back to B's own frame
+/// through the inverse of the relative rotation and placed by `pb`: a point of B as placed.
+/// The polish builds B's side, cap and rim points in A's frame through Rᵀ and normalized
+/// axes, which leaves them off B by O(e·size) even in B's frame: when the cores are apart
+/// (`onto`) the local point is clamped into B's core there first (`shape::onto_placed`).
+fn world_b(
+    qb: &Point3<f64>,
+    b: &Shape,
+    frame: &RelativeFrame,
+    pa: &Pose,
+    pb: &Pose,
+    onto: bool,
+) -> Point3<f64> {
+    if !either_off_orthonormal(pa, pb) {
         return pa.transform_point(qb);
     }
     match frame.r.try_inverse() {
-        Some(inv) => pb.transform_point(&Point3::from(inv * (qb.coords - frame.t))),
+        Some(inv) => {
+            let local = Point3::from(inv * (qb.coords - frame.t));
+            let local = if onto { clamp_local(b, Part::Core, &local).unwrap_or(local) } else { local };
+            pb.transform_point(&local)
+        }
         None => pa.transform_point(qb),
     }
 }

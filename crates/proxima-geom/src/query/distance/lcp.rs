@@ -30,6 +30,7 @@ use crate::lcp_queries::{
 use crate::pose::Pose;
 use crate::query::{Algorithm, Arithmetic, DistanceResult, Intersection, QueryPath, QuerySettings};
 use crate::shape::Shape;
+use crate::shape::onto_placed::off_orthonormal;
 
 /// Kernel answer reduced to what the dispatcher needs: core witnesses (in the pair's order).
 struct KernelAnswer {
@@ -239,8 +240,16 @@ pub(crate) fn distance(
         }
         Kernel::TriangleAlignedBox => {
             let (Shape::Triangle(t), Shape::AlignedBox(bx)) = (a, b) else { return Err(none()) };
-            // Solve in the box frame: the triangle moves by pb⁻¹ ∘ pa.
-            let tri = t.vertices().map(|v| arr(&pb.inverse_transform_point(&pa.transform_point(&v))));
+            // Solve in the box frame: the triangle moves by pb⁻¹ ∘ pa. With the box's rotation
+            // off orthonormal, pb⁻¹ is the exact inverse, not Rᵀ: the witness placed back by pb
+            // is then a point of the triangle as placed (through Rᵀ it would be off it by up to
+            // 3e·|p − t_B|, and below the proven lower bound).
+            let inv = if off_orthonormal(pb) { pb.rotation().try_inverse() } else { None };
+            let into_box = |p: Point3<f64>| match &inv {
+                Some(m) => Point3::from(m * (p.coords - pb.translation())),
+                None => pb.inverse_transform_point(&p),
+            };
+            let tri = t.vertices().map(|v| arr(&into_box(pa.transform_point(&v))));
             let ab = AlignedBox3 { min: arr(&bx.min()), max: arr(&bx.max()) };
             let k: KernelAnswer = if exact {
                 let rb = AlignedBox3 { min: rat3(&ab.min)?, max: rat3(&ab.max)? };
