@@ -308,6 +308,16 @@ pub enum Proximity {
 }
 
 /// A proven bracket of the true distance.
+///
+/// What "proven" means in floating point: both bounds are computed from the user's shapes
+/// (`lower` from their support functions along a separating direction or a solver's dual
+/// value, `upper` from witness points verified to lie in the shapes), each with the
+/// round-off of a handful of operations. The true distance lies in
+/// `[lower − τ, upper + τ]` with τ = 4096 ulps × max(1, largest witness coordinate)
+/// (≈ 9e-13 at unit size, see `query/verify.rs`): the tolerance of the witness containment
+/// test. When the two bounds meet to within τ they are reported equal (`gap() == 0`): the
+/// answer is then exact to τ, not to the last bit. Exact rational re-solves
+/// ([`QueryPath::ExactResolve`]) make no round-off in the solve itself.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Certificate {
     /// Lower bound (from a separating direction; 0 when intersecting).
