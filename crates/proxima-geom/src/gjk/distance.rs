@@ -131,48 +131,18 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     // Warm start by support pairs (gjk/warm.rs): the previous final simplex re-read here.
     let warm_size = start.pairs.seed(diff, &mut simplex);
     let dir_warm_len = if simplex.len > 0 { 0 } else { start.simplex_len.min(4) };
-    let mut lower = f64::NEG_INFINITY;
-    let mut lower_dir = d0;
-    let mut add = |simplex: &mut Simplex, d: &Vector3<f64>, hints: Option<(u32, u32)>| {
-        let mut dn = d.norm();
-        let rescaled;
-        let d = if dn == f64::INFINITY && d.amax().is_finite() {
-            // |d|² overflowed (a start direction beyond ~1e154, e.g. towards a shape that far
-            // away): the same direction at a size whose norm is finite. Skipping it would
-            // leave the simplex empty.
-            rescaled = d / d.amax();
-            dn = rescaled.norm();
-            &rescaled
-        } else {
-            d
-        };
-        if !super::gt(dn, 0.0) || !dn.is_finite() {
-            return;
-        }
-        if let Some((ha, hb)) = hints {
-            diff.hint_a = warm_hint(ha);
-            diff.hint_b = warm_hint(hb);
-        }
-        let x = diff.support(d);
-        let lk = d.dot(&x.w) / dn;
-        if lk > lower {
-            lower = lk;
-            lower_dir = *d;
-        }
-        if !simplex.contains(&x.w) {
-            simplex.push(x);
-        }
-    };
+    let mut start_bound = StartBound { lower: f64::NEG_INFINITY, lower_dir: d0 };
     // Warm start: the previous final simplex's directions, re-evaluated at these poses.
     for k in 0..dir_warm_len {
         // Start each re-evaluation where that vertex was found last time.
         let (ha, hb) = start.simplex_hints[k];
         let hints = (ha != COLD_HINT && hb != COLD_HINT).then_some((ha, hb));
-        add(&mut simplex, &start.simplex_dirs[k], hints);
+        add_start_support(diff, &mut simplex, &mut start_bound, &start.simplex_dirs[k], hints);
     }
     if simplex.len == 0 {
-        add(&mut simplex, &d0, None);
+        add_start_support(diff, &mut simplex, &mut start_bound, &d0, None);
     }
+    let StartBound { mut lower, mut lower_dir } = start_bound;
     // No support point with finite coordinates: nothing below is meaningful.
     let empty = simplex.len == 0;
     let first = simplex.v[0];
@@ -307,6 +277,56 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         hint_a: diff.hint_a,
         hint_b: diff.hint_b,
         frame: diff.frame,
+    }
+}
+
+/// The best lower bound of a run's start and the direction that gave it.
+struct StartBound {
+    lower: f64,
+    lower_dir: Vector3<f64>,
+}
+
+/// Adds the support point along `d` (re-read from `hints` when given) to a run's starting
+/// simplex, unless it is there already, and raises the start's lower bound d·w/|d|. A
+/// direction whose |d|² overflows is taken at a smaller size (see the body); a zero or
+/// non-finite one adds nothing. Always inlined, and a function rather than a closure over
+/// the run's state: as an out-of-line closure it kept the bound and the difference in
+/// memory for the whole loop (their addresses were taken).
+#[inline(always)]
+fn add_start_support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    diff: &mut Difference<'_, A, B>,
+    simplex: &mut Simplex,
+    bound: &mut StartBound,
+    d: &Vector3<f64>,
+    hints: Option<(u32, u32)>,
+) {
+    let mut dn = d.norm();
+    let rescaled;
+    let d = if dn == f64::INFINITY && d.amax().is_finite() {
+        // |d|² overflowed (a start direction beyond ~1e154, e.g. towards a shape that far
+        // away): the same direction at a size whose norm is finite. Skipping it would
+        // leave the simplex empty.
+        rescaled = d / d.amax();
+        dn = rescaled.norm();
+        &rescaled
+    } else {
+        d
+    };
+    if !super::gt(dn, 0.0) || !dn.is_finite() {
+        return;
+    }
+    if let Some((ha, hb)) = hints {
+        diff.hint_a = warm_hint(ha);
+        diff.hint_b = warm_hint(hb);
+    }
+    let x = diff.support(d);
+    let lk = d.dot(&x.w) / dn;
+    if lk > bound.lower {
+        bound.lower = lk;
+        bound.lower_dir = *d;
+    }
+    if !simplex.contains(&x.w) {
+        simplex.push(x);
     }
 }
 

@@ -185,21 +185,9 @@ impl Simplex {
             .max((p[3] - p[0]).norm_squared())
             .sqrt();
         let flat = !super::gt(vol.abs(), FLAT_TETRAHEDRON * size * size * size);
-        let mut best: Option<(f64, [usize; 3], [f64; 3], usize)> = None;
-        // The projection onto face `tri` when it is closer than `best`.
-        let closest_face = |best: &mut Option<(f64, [usize; 3], [f64; 3], usize)>, tri: [usize; 3]| {
-            let tri_pts = [p[tri[0]], p[tri[1]], p[tri[2]]];
-            let (idx, lam, n) = if robust { triangle_candidates(tri_pts) } else { triangle_region(tri_pts) };
-            let mut v = Vector3::zeros();
-            for m in 0..n {
-                v += p[tri[idx.0[m]]] * lam[m];
-            }
-            let d = v.norm_squared();
-            if best.is_none_or(|b| d < b.0) {
-                let sel = [tri[idx.0[0]], tri[idx.0[1]], tri[idx.0[2]]];
-                *best = Some((d, sel, lam, n));
-            }
-        };
+        let mut best: Option<FaceProjection> = None;
+        let closest_face =
+            |best: &mut Option<FaceProjection>, tri: [usize; 3]| closest_face(&p, robust, best, tri);
         let mut inside = !flat;
         for f in faces {
             let (i, j, k, o) = (f[0], f[1], f[2], f[3]);
@@ -270,6 +258,28 @@ impl Simplex {
     }
 }
 
+/// The projection of the origin onto a tetrahedron's face: (|v|², kept vertices, weights, count).
+type FaceProjection = (f64, [usize; 3], [f64; 3], usize);
+
+/// The projection of the origin onto face `tri` of the tetrahedron `p` when it is closer
+/// than `best`. Inlined with [`triangle_region`] at each of its call sites in
+/// [`Simplex::plan`]'s tetrahedron case: as calls they were a third of that case's
+/// instructions (the face's points copied to the callee, the weights and indices back).
+#[inline(always)]
+fn closest_face(p: &[Vector3<f64>; 4], robust: bool, best: &mut Option<FaceProjection>, tri: [usize; 3]) {
+    let tri_pts = [p[tri[0]], p[tri[1]], p[tri[2]]];
+    let (idx, lam, n) = if robust { triangle_candidates(tri_pts) } else { triangle_region(tri_pts) };
+    let mut v = Vector3::zeros();
+    for m in 0..n {
+        v += p[tri[idx.0[m]]] * lam[m];
+    }
+    let d = v.norm_squared();
+    if best.is_none_or(|b| d < b.0) {
+        let sel = [tri[idx.0[0]], tri[idx.0[1]], tri[idx.0[2]]];
+        *best = Some((d, sel, lam, n));
+    }
+}
+
 /// A planned projection of the origin onto the simplex (see [`Simplex::plan`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Projection {
@@ -305,7 +315,8 @@ fn segment_region(a: &Vector3<f64>, b: &Vector3<f64>) -> (SegmentRegion, f64) {
 
 /// Closest point of a triangle to the origin by explicit candidates: the projection onto
 /// the plane when it falls inside (weights from sub-triangle areas), else the best of the
-/// three clamped edge projections.
+/// three clamped edge projections. Kept out of line: only the rare robust re-plan calls it.
+#[inline(never)]
 fn triangle_candidates(t: [Vector3<f64>; 3]) -> (Vec3Idx, [f64; 3], usize) {
     let n = (t[1] - t[0]).cross(&(t[2] - t[0]));
     let nn = n.norm_squared();
@@ -352,6 +363,7 @@ pub(crate) fn closest_to_origin(t: [Vector3<f64>; 3]) -> Vector3<f64> {
 struct Vec3Idx([usize; 3]);
 
 /// Closest point of triangle (a, b, c) to the origin: (support indices, weights, count).
+#[inline(always)]
 fn triangle_region(t: [Vector3<f64>; 3]) -> (Vec3Idx, [f64; 3], usize) {
     let [a, b, c] = t;
     let ab = b - a;

@@ -213,7 +213,12 @@ const NEAR_CLIMB_MOVES: u32 = 4;
 /// interleaved rounds, bound 192 → 100): answers identical, 2.1% fewer instructions
 /// (callgrind), but the `distances` section 6% slower (38.8–39.1 → 41.1–42.7 µs per
 /// configuration, best of each over 5 passes): the climb's data-dependent exits cost more
-/// than the vector work it saves.
+/// than the vector work it saves. With the cheaper scan ending (2026-11-27, after the step
+/// counter and bit-read index of `vertex_lanes.rs`), bound 192 → 320 (the Panda's 260-vertex
+/// link scanned): answers identical, `distances` 35.8–35.9 → 35.3–35.6 µs per configuration
+/// (best of each, 3 interleaved rounds), and no gain on the robot hull tracks' cold steps
+/// (median step over 5 rounds 1332 → 1342 ns; iiwa hulls of 253–315 vertices scanned too):
+/// 1.3% on one workload is within what layout moves, kept at 192.
 const NEAR_CLIMB_MIN_VERTICES: usize = 192;
 
 /// Below this many vertices a cold query scans a polytope with the vector scan rather than

@@ -7,8 +7,8 @@
 //! (the first on ties, so the answer does not depend on how the scan is carried out). Vertex
 //! 4k + l lives in block k, lane l. The scan keeps two vectors of four running maxima, one
 //! for the even blocks and one for the odd ones (two independent dependency chains), each
-//! lane with the block where its maximum was reached (strict `>`: the earliest block on
-//! ties). The lanes are merged by (largest value, then smallest vertex index), which is the
+//! lane with the loop step (block pair) where its maximum was reached (strict `>`: the
+//! earliest block on ties; one step counter serves both chains). The lanes are merged by (largest value, then smallest vertex index), which is the
 //! first maximizer: every maximizer's lane holds the maximum, and each lane holds its own
 //! earliest block reaching it.
 //!
@@ -84,6 +84,22 @@ pub(crate) fn lanes_available() -> bool {
     }
 }
 
+/// 2⁵²: integers i < 2⁵² are exact as 2⁵² + i, and the bits of 2⁵² + i are those of 2⁵² plus i.
+const INDEX_BASE: f64 = 4_503_599_627_370_496.0;
+
+/// The vertex-index offsets of the even chain's lanes (4·0 + lane) and of the odd chain's
+/// (4·1 + lane), on [`INDEX_BASE`].
+const INDEX_OFFSETS: [f64; 8] = [
+    INDEX_BASE,
+    INDEX_BASE + 1.0,
+    INDEX_BASE + 2.0,
+    INDEX_BASE + 3.0,
+    INDEX_BASE + 4.0,
+    INDEX_BASE + 5.0,
+    INDEX_BASE + 6.0,
+    INDEX_BASE + 7.0,
+];
+
 /// Vertices in blocks of four, `[x0..x3, y0..y3, z0..z3]`, stored flat.
 #[derive(Clone, PartialEq)]
 pub(crate) struct VertexLanes {
@@ -130,48 +146,54 @@ impl VertexLanes {
             )
         };
         // Two sets of running maxima (even and odd blocks: two independent dependency
-        // chains) with the block where each was reached, as f64 (exact below 2⁵³).
+        // chains) with the pair of blocks (the loop's step) where each was reached, as f64
+        // (exact below 2⁵³): block 2·at for the even chain, 2·at + 1 for the odd one.
         let low = simd.splat_f64s(f64::NEG_INFINITY);
         let (mut best0, mut best1) = (low, low);
         let zero = simd.splat_f64s(0.0);
         let (mut at0, mut at1) = (zero, zero);
-        let (mut k0, mut k1) = (zero, simd.splat_f64s(1.0));
-        let two = simd.splat_f64s(2.0);
+        let mut step = zero;
+        let one = simd.splat_f64s(1.0);
         let pairs = rows.chunks_exact(6);
         let tail = pairs.remainder();
         for r in pairs {
             let (d0, d1) = (dot(&r[..3]), dot(&r[3..]));
             let (up0, up1) = (simd.greater_than_f64s(d0, best0), simd.greater_than_f64s(d1, best1));
             best0 = simd.select_f64s(up0, d0, best0);
-            at0 = simd.select_f64s(up0, k0, at0);
+            at0 = simd.select_f64s(up0, step, at0);
             best1 = simd.select_f64s(up1, d1, best1);
-            at1 = simd.select_f64s(up1, k1, at1);
-            k0 = simd.add_f64s(k0, two);
-            k1 = simd.add_f64s(k1, two);
+            at1 = simd.select_f64s(up1, step, at1);
+            step = simd.add_f64s(step, one);
         }
         if tail.len() == 3 {
+            // Block 2·step: the even chain's.
             let d0 = dot(tail);
             let up0 = simd.greater_than_f64s(d0, best0);
             best0 = simd.select_f64s(up0, d0, best0);
-            at0 = simd.select_f64s(up0, k0, at0);
+            at0 = simd.select_f64s(up0, step, at0);
         }
-        // Odd into even (larger value, then earlier block), then the four lanes: the smallest
-        // vertex index 4·block + lane among those holding the top value.
+        // Odd into even (larger value, then earlier block: 2·at1 + 1 < 2·at0 exactly when
+        // at1 < at0), then the four lanes: the smallest vertex index among those holding the
+        // top value. Indices are kept as 2⁵² + i (vertex i = 4·block + lane = 8·at + 4·chain +
+        // lane), exact and ordered as i, whose bits minus those of 2⁵² are i: no saturating
+        // float-to-integer conversion on the scan's answer.
         let take = simd.or_m64s(
             simd.greater_than_f64s(best1, best0),
             simd.and_m64s(simd.equal_f64s(best1, best0), simd.less_than_f64s(at1, at0)),
         );
         let best = simd.select_f64s(take, best1, best0);
-        let at = simd.select_f64s(take, at1, at0);
+        let (offsets, _) = S::as_simd_f64s(&INDEX_OFFSETS);
+        let eight = simd.splat_f64s(8.0);
+        let index0 = simd.add_f64s(simd.mul_f64s(at0, eight), offsets[0]);
+        let index1 = simd.add_f64s(simd.mul_f64s(at1, eight), offsets[1]);
+        let index = simd.select_f64s(take, index1, index0);
         let top = simd.reduce_max_f64s(best);
-        let (lane, _) = S::as_simd_f64s(&[0.0, 1.0, 2.0, 3.0]);
-        let index = simd.add_f64s(simd.mul_f64s(at, simd.splat_f64s(4.0)), lane[0]);
         let holds_top = simd.equal_f64s(best, simd.splat_f64s(top));
         let first = simd.reduce_min_f64s(simd.select_f64s(holds_top, index, simd.splat_f64s(f64::INFINITY)));
-        // A small non-negative integer: lane 0 holds top at worst at −∞ with block 0 (every
-        // value NaN or −∞), so `first` is finite; the cast is exact (below the vertex count,
-        // checked above to fit in u32: a shorter conversion than to usize).
-        Some(first as u32 as usize)
+        // Lane 0 holds top at worst at −∞ with block 0 (every value NaN or −∞), so `first` is
+        // one of the offset indices, 2⁵² + i with i below the vertex count (checked above to
+        // fit in u32).
+        Some((first.to_bits() - INDEX_BASE.to_bits()) as usize)
     }
 }
 
@@ -229,12 +251,12 @@ mod tests {
     }
 
     /// Same index as the vertex-by-vertex scan, ties included: random clouds of every size
-    /// from 1 to 40 (every padding and pairing case), clouds with repeated vertices, and
+    /// from 1 to 72 (every padding and pairing case, up to 9 loop steps), clouds with repeated vertices, and
     /// directions along the coordinate axes, where whole faces of a lattice cloud tie.
     #[test]
     fn matches_the_plain_scan_including_ties() {
         let mut seed = 7u64;
-        for n in 1..=40 {
+        for n in 1..=72 {
             let mut verts: Vec<Point3<f64>> =
                 (0..n).map(|_| Point3::new(lcg(&mut seed), lcg(&mut seed), lcg(&mut seed))).collect();
             // Duplicates and lattice points: exact ties.
