@@ -215,7 +215,7 @@ fn edge_cylinder(
         (Some(c), None) => (false, c),
         _ => return None,
     };
-    let Some(n) = n.try_normalize(0.0) else { return None };
+    let n = n.try_normalize(0.0)?;
     // The other core's support points along n tilted four ways: an edge shows two.
     let u = if n.x.abs() < 0.6 { Vector3::x() } else { Vector3::y() };
     let u = (u - n * n.dot(&u)).normalize();
@@ -338,7 +338,8 @@ fn edge_rim_bound(
             None => Vector3::z() * (sign * half),
         };
         let (h0, h1) = (z.dot(&(e0.coords - c)), z.dot(&(e1.coords - c)));
-        if !(h0 * h1 < 0.0) {
+        // (NaN: no bound.)
+        if !super::gt(0.0, h0 * h1) {
             continue;
         }
         // The origin relative to the ellipse's centre P(e0 − c), in (w1, w2).
@@ -363,7 +364,7 @@ fn edge_rim_bound(
 /// medial centre through q (the nearest boundary point's normal at the optimum).
 fn ellipse_depth(alpha: f64, beta: f64, q: (f64, f64)) -> (f64, (f64, f64)) {
     let k = alpha * alpha - beta * beta;
-    if !(beta > 0.0) || !(k >= 0.0) {
+    if !super::gt(beta, 0.0) || k.is_nan() || k < 0.0 {
         return (f64::NEG_INFINITY, (0.0, 0.0));
     }
     let f = |x: f64| {
