@@ -307,19 +307,11 @@ fn edge_rim_bound(
     let none = (f64::NEG_INFINITY, Vector3::zeros());
     let (r, t) = (&frame.r, &frame.t);
     let (u1, u2, centre, shrink) = if b_is_cyl {
-        let rtr = r.tr_mul(r);
-        let mut e = 0.0f64;
-        for i in 0..3 {
-            for j in 0..3 {
-                let id = if i == j { 1.0 } else { 0.0 };
-                e = e.max((rtr[(i, j)] - id).abs());
-            }
-        }
         (
             r.column(0).into_owned(),
             r.column(1).into_owned(),
             Some(r.column(2).into_owned()),
-            (1.0 - 3.0 * e).max(0.0),
+            distortion_shrink(r),
         )
     } else {
         (Vector3::x(), Vector3::y(), None, 1.0)
@@ -631,15 +623,7 @@ pub(crate) fn enclosed_ball_bound(
     let local = |x: &Point3<f64>| Point3::from(r.tr_mul(&(x.coords - t)));
     let nb = enclosed_balls(diff.b, &local(b), &local(&qb), &(m_b / len), &mut bb[..BALLS]);
     // R's distortion: R·ball(ρ) ⊇ ball((1 − 3e)ρ).
-    let rtr = r.tr_mul(r);
-    let mut e = 0.0f64;
-    for i in 0..3 {
-        for j in 0..3 {
-            let id = if i == j { 1.0 } else { 0.0 };
-            e = e.max((rtr[(i, j)] - id).abs());
-        }
-    }
-    let shrink = (1.0 - 3.0 * e).max(0.0);
+    let shrink = distortion_shrink(r);
     // B's balls in A's frame (R·ball(ρ) ⊇ ball((1 − 3e)ρ) around the image of the centre).
     for (c, rho) in &mut bb[..nb] {
         *c = Point3::from(r * c.coords + t);
@@ -673,6 +657,20 @@ pub(crate) fn enclosed_ball_bound(
         }
     }
     best
+}
+
+/// 1 − 3e (at least 0) for the distortion e = max |RᵀR − I| of the relative rotation `r`:
+/// R·ball(ρ) contains the ball of radius (1 − 3e)ρ around the image of its centre.
+fn distortion_shrink(r: &nalgebra::Matrix3<f64>) -> f64 {
+    let rtr = r.tr_mul(r);
+    let mut e = 0.0f64;
+    for i in 0..3 {
+        for j in 0..3 {
+            let id = if i == j { 1.0 } else { 0.0 };
+            e = e.max((rtr[(i, j)] - id).abs());
+        }
+    }
+    (1.0 - 3.0 * e).max(0.0)
 }
 
 /// The support point along `m` (the core's frame) of a polytope core other than a box or a
