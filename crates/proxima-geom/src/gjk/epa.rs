@@ -136,6 +136,7 @@ pub(crate) fn penetration_above<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             normal: *n,
             a: Point3::origin(),
             b: Point3::origin(),
+            seed: FaceSeed::none(),
         })
     };
     let e = expand_finishing(&mut diff, &run.simplex, run.scale, settings, &mut known);
@@ -184,6 +185,23 @@ pub(crate) struct Finish {
     pub normal: Vector3<f64>,
     pub a: Point3<f64>,
     pub b: Point3<f64>,
+    /// Points of M (support points of A minus points of B, A's frame) for the expansion to
+    /// take in when the bracket is not closed: a face of M at the depth normal.
+    pub seed: FaceSeed,
+}
+
+/// Up to four points of M spanning a face of M (see [`Finish::seed`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FaceSeed {
+    pub v: [Vertex; 4],
+    pub len: usize,
+}
+
+impl FaceSeed {
+    /// No points.
+    pub fn none() -> Self {
+        Self { v: [Simplex::new().v[0]; 4], len: 0 }
+    }
 }
 
 /// EPA's gap (relative to the scale) at which the finishing hook is tried once.
@@ -299,6 +317,7 @@ where
     let mut it = 0u32;
     let mut finished: Option<Finish> = None;
     let mut tried = false;
+    let mut seeded = false;
     // The closest face, kept up to date by the visibility pass and the new faces (see
     // `Closest`); every face in `faces` is alive at the top of an iteration (new faces take
     // the removed ones' slots).
@@ -339,94 +358,38 @@ where
                 break;
             }
         }
+        if !seeded && let Some(fin) = finished.filter(|f| f.seed.len > 0) {
+            // The finish did not close the bracket but knows exact points of M spanning its
+            // face at the depth normal (`depth.rs`): they join the polytope, whose lower bound
+            // then reaches the depth in a few more steps.
+            seeded = true;
+            let mut broken = false;
+            for x in &fin.seed.v[..fin.seed.len] {
+                if verts.len() >= MAX_VERTICES {
+                    break;
+                }
+                scale = scale.max(x.w.norm());
+                if insert(verts, faces, edges, removed, &mut closest, *x, scale, &interior) == Insert::Broken
+                {
+                    broken = true;
+                    break;
+                }
+            }
+            if broken {
+                status = EpaStatus::Stagnated;
+                break;
+            }
+            continue;
+        }
         if verts.len() >= MAX_VERTICES {
             break;
         }
-        // Remove the faces that see p and collect the horizon. The visible faces of a convex
-        // polytope form a disk, whose boundary (the horizon) is one simple cycle of edges;
-        // when rounding breaks that (p nearly coplanar with some faces), retry with a coarser
-        // visibility threshold, and if none works keep P as it is (still inside M: the
-        // bracket stays valid) and stop. (Not "faces + 2 edges": that holds only when no
-        // vertex is inside the disk, and a far p sees whole vertex stars, which it removes.)
-        let mut disk = false;
-        for rel in [1e-12, 1e-9, 1e-7] {
-            let eps = rel * scale;
-            edges.clear();
-            removed.clear();
-            closest = Closest::default();
-            for (fi, face) in faces.iter_mut().enumerate() {
-                // n·p − n·a (the face's plane offset), without loading vertex a: the rounding
-                // of the difference (~1e-16 of the scale) is far below every threshold.
-                if !super::gt(face.n.dot(&p.w) - face.dist, eps) {
-                    closest.offer(fi, face.dist);
-                } else {
-                    face.alive = false;
-                    removed.push(fi);
-                    let [i, j, k] = face.idx.map(u64::from);
-                    for (u, v) in [(i, j), (j, k), (k, i)] {
-                        if let Some(at) = edges.iter().position(|&e| e == (v << 32 | u)) {
-                            edges.swap_remove(at);
-                        } else {
-                            edges.push(u << 32 | v);
-                        }
-                    }
-                }
-            }
-            let any = !removed.is_empty();
-            // Faces + 2 edges is the disk without inner vertices (the usual case, tested
-            // first because it is free); otherwise the walk decides.
-            if any && (edges.len() == removed.len() + 2 || is_simple_cycle(edges)) {
-                disk = true;
+        match insert(verts, faces, edges, removed, &mut closest, p, scale, &interior) {
+            Insert::Added => {}
+            Insert::Inside | Insert::Broken => {
+                status = EpaStatus::Stagnated;
                 break;
             }
-            for &fi in removed.iter() {
-                faces[fi].alive = true;
-            }
-            if !any {
-                break;
-            }
-        }
-        if !disk {
-            status = EpaStatus::Stagnated;
-            break;
-        }
-        verts.push(p);
-        // (At most MAX_VERTICES vertices: the index fits in u32.)
-        let pi = (verts.len() - 1) as u32;
-        let mut ok = true;
-        // The new faces take the removed faces' slots (in increasing order), then go at the
-        // end; slots left over (a disk with inner vertices) are filled from the end.
-        let mut slots = removed.iter();
-        for &e in edges.iter() {
-            match make_face(verts, [(e >> 32) as u32, e as u32, pi], &interior) {
-                Some(face) => {
-                    let at = match slots.next() {
-                        Some(&fi) => {
-                            faces[fi] = face;
-                            fi
-                        }
-                        None => {
-                            faces.push(face);
-                            faces.len() - 1
-                        }
-                    };
-                    closest.offer(at, face.dist);
-                }
-                None => ok = false,
-            }
-        }
-        if !ok {
-            status = EpaStatus::Stagnated;
-            break;
-        }
-        let left = slots.as_slice();
-        if !left.is_empty() {
-            // Largest first: a face moved into a slot comes from beyond every slot still to
-            // fill, so it is alive; the closest face is looked up again (rare).
-            for &fi in left.iter().rev() {
-                faces.swap_remove(fi);
-            }
-            closest = Closest::of(faces);
         }
     }
     let mut lower = faces.iter().filter(|x| x.alive).map(|x| x.dist).fold(f64::INFINITY, f64::min).max(0.0);
@@ -460,6 +423,119 @@ where
         None => (verts[0].a, verts[0].b, best_upper_n),
     };
     EpaOutput { status, depth: upper, lower, upper, normal: n, point_a: pa, point_b: pb, iterations: it }
+}
+
+/// What [`insert`] did with a point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Insert {
+    /// The point was outside the polytope and is now one of its vertices.
+    Added,
+    /// No face sees the point (inside the polytope, to the visibility threshold): unchanged.
+    Inside,
+    /// Rounding broke the horizon or a new face: the expansion stops (the polytope's faces
+    /// still lie inside M, so the bracket stays valid).
+    Broken,
+}
+
+/// Adds the point `p` of M to the polytope: the faces that see it are removed and the
+/// horizon is joined to it; `closest` is kept up to date.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn insert(
+    verts: &mut Vec<Vertex>,
+    faces: &mut Vec<Face>,
+    edges: &mut Vec<u64>,
+    removed: &mut Vec<usize>,
+    closest: &mut Closest,
+    p: Vertex,
+    scale: f64,
+    interior: &Vector3<f64>,
+) -> Insert {
+    // Remove the faces that see p and collect the horizon. The visible faces of a convex
+    // polytope form a disk, whose boundary (the horizon) is one simple cycle of edges;
+    // when rounding breaks that (p nearly coplanar with some faces), retry with a coarser
+    // visibility threshold, and if none works keep P as it is (still inside M: the
+    // bracket stays valid) and stop. (Not "faces + 2 edges": that holds only when no
+    // vertex is inside the disk, and a far p sees whole vertex stars, which it removes.)
+    let mut disk = false;
+    for rel in [1e-12, 1e-9, 1e-7] {
+        let eps = rel * scale;
+        edges.clear();
+        removed.clear();
+        *closest = Closest::default();
+        for (fi, face) in faces.iter_mut().enumerate() {
+            // n·p − n·a (the face's plane offset), without loading vertex a: the rounding
+            // of the difference (~1e-16 of the scale) is far below every threshold.
+            if !super::gt(face.n.dot(&p.w) - face.dist, eps) {
+                closest.offer(fi, face.dist);
+            } else {
+                face.alive = false;
+                removed.push(fi);
+                let [i, j, k] = face.idx.map(u64::from);
+                for (u, v) in [(i, j), (j, k), (k, i)] {
+                    if let Some(at) = edges.iter().position(|&e| e == (v << 32 | u)) {
+                        edges.swap_remove(at);
+                    } else {
+                        edges.push(u << 32 | v);
+                    }
+                }
+            }
+        }
+        let any = !removed.is_empty();
+        // Faces + 2 edges is the disk without inner vertices (the usual case, tested
+        // first because it is free); otherwise the walk decides.
+        if any && (edges.len() == removed.len() + 2 || is_simple_cycle(edges)) {
+            disk = true;
+            break;
+        }
+        for &fi in removed.iter() {
+            faces[fi].alive = true;
+        }
+        if !any {
+            break;
+        }
+    }
+    if !disk {
+        return if removed.is_empty() { Insert::Inside } else { Insert::Broken };
+    }
+    verts.push(p);
+    // (At most MAX_VERTICES vertices: the index fits in u32.)
+    let pi = (verts.len() - 1) as u32;
+    let mut ok = true;
+    // The new faces take the removed faces' slots (in increasing order), then go at the
+    // end; slots left over (a disk with inner vertices) are filled from the end.
+    let mut slots = removed.iter();
+    for &e in edges.iter() {
+        match make_face(verts, [(e >> 32) as u32, e as u32, pi], interior) {
+            Some(face) => {
+                let at = match slots.next() {
+                    Some(&fi) => {
+                        faces[fi] = face;
+                        fi
+                    }
+                    None => {
+                        faces.push(face);
+                        faces.len() - 1
+                    }
+                };
+                closest.offer(at, face.dist);
+            }
+            None => ok = false,
+        }
+    }
+    if !ok {
+        return Insert::Broken;
+    }
+    let left = slots.as_slice();
+    if !left.is_empty() {
+        // Largest first: a face moved into a slot comes from beyond every slot still to
+        // fill, so it is alive; the closest face is looked up again (rare).
+        for &fi in left.iter().rev() {
+            faces.swap_remove(fi);
+        }
+        *closest = Closest::of(faces);
+    }
+    Insert::Added
 }
 
 /// The closest face of a pass over faces (the first offered of the least distance; NaN
