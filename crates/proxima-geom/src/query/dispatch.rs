@@ -488,7 +488,7 @@ pub(crate) fn route(a: &Shape, b: &Shape, settings: &QuerySettings) -> Option<Ro
 /// values along the unit n from c_a to c_b are n·c_a and −n·c_b, so their separation is
 /// n·c_b − n·c_a — what [`distance_rounded_linear`] computes for two point pieces, bit for
 /// bit, without the segment solver's products and the pieces' clamps (mixed workload,
-/// sphere–sphere: 967 → 793 instructions per query). Out of line as that one.
+/// sphere–sphere: 967 → 779 instructions per query). Out of line as that one.
 #[inline(never)]
 fn distance_balls(
     a: &Shape,
