@@ -1031,4 +1031,55 @@ mod tests {
         }
         assert_eq!(rejected, 8 * 3 * (12 + 5 + 6 + 2));
     }
+
+    /// `Route::Balls` against the general rounded-linear solver it short-cuts: for points and
+    /// spheres at random poses (apart, touching to the last bits, overlapping, concentric),
+    /// the two answers are equal field by field.
+    #[test]
+    fn balls_route_is_the_rounded_linear_answer_bit_for_bit() {
+        use nalgebra::{Matrix3, Rotation3};
+
+        use super::{distance_balls, distance_rounded_linear};
+        use crate::pose::Pose;
+        use crate::query::QuerySettings;
+        use crate::shape::{Point as PointShape, Shape, Sphere};
+
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rnd = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let settings = QuerySettings::default();
+        let mut compared = 0;
+        for k in 0..2000 {
+            let pose = |angles: [f64; 3], t: Vector3<f64>| {
+                let r = Rotation3::from_euler_angles(3.0 * angles[0], 3.0 * angles[1], 3.0 * angles[2]);
+                Pose::from_matrix(Matrix3::from(r), t).unwrap()
+            };
+            let ball = |kind: usize, r: f64, c: [f64; 3]| match kind {
+                0 => Shape::Point(PointShape::new(c).unwrap()),
+                _ => Shape::Sphere(Sphere::new(r).unwrap()),
+            };
+            let (ra, rb) = (0.1 + rnd().abs(), 0.1 + rnd().abs());
+            let ta = Vector3::new(rnd(), rnd(), rnd()) * 3.0;
+            // Apart, overlapping, touching (centres ra + rb apart) or concentric.
+            let dir = Vector3::new(rnd(), rnd(), rnd()).normalize();
+            let tb = match k % 4 {
+                0 => ta + dir * (ra + rb + 2.0 * rnd().abs()),
+                1 => ta + dir * ((ra + rb) * rnd().abs()),
+                2 => ta + dir * (ra + rb),
+                _ => ta,
+            };
+            let (a, b) =
+                (ball(k % 2, ra, [rnd(), rnd(), rnd()]), ball((k / 2) % 2, rb, [rnd(), rnd(), rnd()]));
+            let (pa, pb) = (pose([rnd(), rnd(), rnd()], ta), pose([rnd(), rnd(), rnd()], tb));
+            let fast = distance_balls(&a, &pa, &b, &pb, &settings).unwrap();
+            let general = distance_rounded_linear(&a, &pa, &b, &pb, &settings).unwrap();
+            assert_eq!(fast, general, "{a:?} {pa:?} {b:?} {pb:?}");
+            compared += 1;
+        }
+        assert_eq!(compared, 2000);
+    }
 }
