@@ -193,7 +193,7 @@ fn box_bounds(s: &Shape) -> Option<(Vector3<f64>, Vector3<f64>)> {
 /// guards, was ~130 instructions of a ~500-instruction query). A value that is not finite
 /// (coordinates near `f64::MAX`) makes `finish_along_witness` take its general bound.
 #[inline(always)]
-fn box_support_value(pose: &Pose, lo: &Vector3<f64>, hi: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
+pub(crate) fn box_support_value(pose: &Pose, lo: &Vector3<f64>, hi: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
     let m = pose.rotation().tr_mul(n);
     let pick = |x: f64, l: f64, h: f64| x * if x >= 0.0 { h } else { l };
     n.dot(pose.translation()) + (pick(m.x, lo.x, hi.x) + pick(m.y, lo.y, hi.y) + pick(m.z, lo.z, hi.z))
@@ -203,7 +203,7 @@ fn box_support_value(pose: &Pose, lo: &Vector3<f64>, hi: &Vector3<f64>, n: &Vect
 /// h·|m_z| for m = Rᵀn, `Shape::support_value`'s formula inlined for the ball–cylinder closed
 /// form (as [`box_support_value`]).
 #[inline(always)]
-fn cylinder_support_value(pose: &Pose, r: f64, h: f64, n: &Vector3<f64>) -> f64 {
+pub(crate) fn cylinder_support_value(pose: &Pose, r: f64, h: f64, n: &Vector3<f64>) -> f64 {
     let m = pose.rotation().tr_mul(n);
     n.dot(pose.translation()) + (r * crate::shape::planar_len(m.x, m.y) + h * m.z.abs())
 }

@@ -41,6 +41,7 @@ use super::distance_segment_segment::LinearPiece;
 use super::distance_segment_triangle::closest_piece_triangle;
 use crate::gjk::closest_to_origin;
 use crate::pose::Pose;
+use crate::query::dispatch::{box_support_value, cylinder_support_value};
 use crate::query::{Algorithm, DistanceResult, QueryPath, QuerySettings};
 use crate::shape::Shape;
 use crate::shape::onto_placed::{Part, either_off_orthonormal, onto_placed};
@@ -377,7 +378,7 @@ pub(crate) fn closed_if_certified(
     let diff = qb - qa;
     let len = diff.norm();
     let n = diff / len;
-    let core_sep = -b.support_value(pb, &-n) - a.support_value(pa, &n);
+    let core_sep = -placed_support_value(b, pb, &-n) - placed_support_value(a, pa, &n);
     let scale = (pb.translation() - pa.translation()).norm() + a.local_extent() + b.local_extent();
     if !(len > 0.0
         && len.is_finite()
@@ -390,6 +391,25 @@ pub(crate) fn closed_if_certified(
     let along = Some(Along { n, len, core_sep });
     let (radii, path) = (Radii { a: 0.0, b: 0.0 }, QueryPath::ClosedForm);
     Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along))
+}
+
+/// h(n) of the shape as placed: a triangle's as the largest n·(R·vᵢ + t) over its placed
+/// vertices (the placed triangle is their hull), a box's and a cylinder's by their support
+/// formulas in line (`dispatch`'s, as `Shape::support_value`'s), anything else by
+/// `Shape::support_value`. (A triangle has no formula arm there: its general path through
+/// the support point, and the call, cost ~250 instructions of a cylinder–triangle query.)
+#[inline(always)]
+fn placed_support_value(s: &Shape, pose: &Pose, n: &Vector3<f64>) -> f64 {
+    match s {
+        Shape::Triangle(t) => t
+            .vertices()
+            .iter()
+            .map(|v| n.dot(&pose.transform_point(v).coords))
+            .fold(f64::NEG_INFINITY, f64::max),
+        Shape::Cylinder(c) => cylinder_support_value(pose, c.radius(), c.half_height(), n),
+        Shape::Cuboid(c) => box_support_value(pose, &-c.half_extents(), &c.half_extents(), n),
+        _ => s.support_value(pose, n),
+    }
 }
 
 /// The gap a closed form's candidate may keep when a rotation is off orthonormal by e (the
