@@ -41,6 +41,7 @@ use super::distance_segment_segment::LinearPiece;
 use super::distance_segment_triangle::closest_piece_triangle;
 use crate::gjk::closest_to_origin;
 use crate::pose::Pose;
+use crate::query::dispatch::{box_support_value, cylinder_support_value};
 use crate::query::{Algorithm, DistanceResult, QueryPath, QuerySettings};
 use crate::shape::Shape;
 use crate::shape::onto_placed::{Part, either_off_orthonormal, onto_placed};
@@ -149,17 +150,19 @@ impl<'f> Local<'f> {
 }
 
 /// The best candidate so far: squared distance, the polytope's point (own frame) and the
-/// cylinder's point (cylinder frame).
+/// cylinder's point (cylinder frame), and whether both are points of their shapes in those
+/// frames by construction (see [`closest_flat_cylinder`]).
 struct Best {
     d2: f64,
     on_flat: Point3<f64>,
     on_cyl: Point3<f64>,
+    placed: bool,
 }
 
 impl Best {
-    fn offer(&mut self, d2: f64, on_flat: Point3<f64>, on_cyl: Point3<f64>) {
+    fn offer(&mut self, d2: f64, on_flat: Point3<f64>, on_cyl: Point3<f64>, placed: bool) {
         if d2 < self.d2 {
-            *self = Best { d2, on_flat, on_cyl };
+            *self = Best { d2, on_flat, on_cyl, placed };
         }
     }
 }
@@ -167,14 +170,24 @@ impl Best {
 /// Closest points (on the polytope, on the cylinder), world frame, of the best candidate
 /// feature pair (see the module docs); `None` when the shapes meet or nearly, or a value is
 /// not finite. The pair is not proven closest: the caller's certificate decides.
+///
+/// The third value, `placed`, says that both points were built on their shapes in the
+/// shapes' own frames and placed by the user's poses (a box's corner, a clamped point or a
+/// convex combination of two corners in the box frame, or a triangle's world vertex or a
+/// point of its edge; a cylinder's clamped point, rim point or rim point radially below a
+/// point): points of the shapes as placed, R·x + t, up to the rounding of the placing, even
+/// when a rotation is off orthonormal. The side candidate (both points mapped through the
+/// other shape's frame by transposes) and a triangle's point against a rim (mapped back
+/// through the cylinder's transpose) are not.
 pub(crate) fn closest_flat_cylinder(
     flat: &Flat,
     cyl: &Pose,
     r: f64,
     h: f64,
-) -> Option<(Point3<f64>, Point3<f64>)> {
+) -> Option<(Point3<f64>, Point3<f64>, bool)> {
     let local = Local::new(flat, cyl);
-    let mut best = Best { d2: f64::INFINITY, on_flat: Point3::origin(), on_cyl: Point3::origin() };
+    let mut best =
+        Best { d2: f64::INFINITY, on_flat: Point3::origin(), on_cyl: Point3::origin(), placed: false };
     // Vertices against the whole cylinder (radial and axial clamping).
     let mut best_vertex = 0;
     for (i, v) in local.vertices[..local.count].iter().enumerate() {
@@ -188,7 +201,7 @@ pub(crate) fn closest_flat_cylinder(
         if d2 < best.d2 {
             best_vertex = i;
         }
-        best.offer(d2, local.own[i], q);
+        best.offer(d2, local.own[i], q, true);
     }
     // The side: the axis segment against the polytope (world frame).
     let axis = LinearPiece::z_axis(cyl, h);
@@ -207,7 +220,7 @@ pub(crate) fn closest_flat_cylinder(
         let c = s + d * (r / len);
         let (c, p) = (cyl.inverse_transform_point(&c), cyl.inverse_transform_point(&p));
         let own = Point3::from(local.r.transpose() * (p.coords - local.t));
-        best.offer((len - r) * (len - r), own, c);
+        best.offer((len - r) * (len - r), own, c, false);
     }
     // The rim against the faces that face the cylinder.
     let mut faces = [Vector3::zeros(); 3];
@@ -224,7 +237,8 @@ pub(crate) fn closest_flat_cylinder(
         if d2 == 0.0 {
             return None;
         }
-        best.offer(d2, own, x);
+        // A box's point is clamped in its own frame; a triangle's comes back through Rᵀ.
+        best.offer(d2, own, x, matches!(flat, Flat::Box(_)));
     }
     // The rim against the edges at the best vertex.
     let edge = |i: usize, j: usize, best: &mut Best| {
@@ -240,7 +254,7 @@ pub(crate) fn closest_flat_cylinder(
         if let Some((t, on_cyl)) = edge_rim(&p0, &(p1 - p0), r, zc) {
             let on = p0 + (p1 - p0) * t;
             let own = local.own[i] + (local.own[j] - local.own[i]) * t;
-            best.offer((on - on_cyl).norm_squared(), own, on_cyl);
+            best.offer((on - on_cyl).norm_squared(), own, on_cyl, true);
         }
     };
     match flat {
@@ -261,7 +275,7 @@ pub(crate) fn closest_flat_cylinder(
     }
     let on_flat = local.own_to_world(&best.on_flat);
     let on_cyl = cyl.transform_point(&best.on_cyl);
-    (on_flat.iter().chain(on_cyl.iter()).all(|x| x.is_finite())).then_some((on_flat, on_cyl))
+    (on_flat.iter().chain(on_cyl.iter()).all(|x| x.is_finite())).then_some((on_flat, on_cyl, best.placed))
 }
 
 /// The minimiser t ∈ [0, 1] of the squared distance φ(t) of e(t) = p₀ + t d to the circle of
@@ -331,26 +345,32 @@ pub(crate) fn distance_flat_cylinder(
         Shape::Triangle(t) => Flat::Triangle(t.vertices().map(|v| pa.transform_point(&v))),
         _ => Flat::Box(crate::query::dispatch::as_box(a, pa)?),
     };
-    let (qa, qb) = closest_flat_cylinder(&flat, pb, cyl.radius(), cyl.half_height())?;
-    closed_if_certified(qa, qb, (a, pa, b, pb), settings)
+    let (qa, qb, placed) = closest_flat_cylinder(&flat, pb, cyl.radius(), cyl.half_height())?;
+    closed_if_certified(qa, qb, placed, (a, pa, b, pb), settings)
 }
 
 /// The answer for the witnesses `qa` ∈ A, `qb` ∈ B (world frame, canonical order) of a
 /// candidate closed form, when the separation of the user's shapes along the witness
 /// direction (their support functions) meets the witness distance within GJK's tolerance ×
 /// the problem scale (|t_B − t_A| plus the shapes' extents, the order of GJK's scale); `None`
-/// otherwise, for the caller's general route to answer.
+/// otherwise, for the caller's general route to answer. `placed`: both witnesses are points
+/// of the shapes as placed by construction (see [`closest_flat_cylinder`]).
 pub(crate) fn closed_if_certified(
     qa: Point3<f64>,
     qb: Point3<f64>,
+    placed: bool,
     (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
     settings: &QuerySettings,
 ) -> Option<DistanceResult> {
-    // The candidates are built in the cylinder's (or box's) frame through Rᵀ: with a rotation
-    // off orthonormal they are moved onto the shapes as placed (`shape::onto_placed`), and the
+    // Candidates built in the cylinder's (or box's) frame through Rᵀ: with a rotation off
+    // orthonormal they are moved onto the shapes as placed (`shape::onto_placed`), and the
     // certificate may close within the O(e·size) this costs (see `wobble_allowance`).
+    // Witnesses `placed` by the user's poses from points of the shapes are on them already:
+    // the move would only round them again (mixed workload, rotations written to 12 digits:
+    // box–cylinder ~400 instructions per query, two 3 × 3 inverses). The verifier tests both
+    // witnesses against the shapes in any case (`verify.rs`).
     let wobbly = either_off_orthonormal(pa, pb);
-    let (qa, qb) = if wobbly {
+    let (qa, qb) = if wobbly && !placed {
         (onto_placed(a, pa, Part::Whole, &qa), onto_placed(b, pb, Part::Whole, &qb))
     } else {
         (qa, qb)
@@ -358,7 +378,7 @@ pub(crate) fn closed_if_certified(
     let diff = qb - qa;
     let len = diff.norm();
     let n = diff / len;
-    let core_sep = -b.support_value(pb, &-n) - a.support_value(pa, &n);
+    let core_sep = -placed_support_value(b, pb, &-n) - placed_support_value(a, pa, &n);
     let scale = (pb.translation() - pa.translation()).norm() + a.local_extent() + b.local_extent();
     if !(len > 0.0
         && len.is_finite()
@@ -371,6 +391,25 @@ pub(crate) fn closed_if_certified(
     let along = Some(Along { n, len, core_sep });
     let (radii, path) = (Radii { a: 0.0, b: 0.0 }, QueryPath::ClosedForm);
     Some(finish_along_witness(core, radii, (a, pa, b, pb), settings, Algorithm::ClosedForm, path, along))
+}
+
+/// h(n) of the shape as placed: a triangle's as the largest n·(R·vᵢ + t) over its placed
+/// vertices (the placed triangle is their hull), a box's and a cylinder's by their support
+/// formulas in line (`dispatch`'s, as `Shape::support_value`'s), anything else by
+/// `Shape::support_value`. (A triangle has no formula arm there: its general path through
+/// the support point, and the call, cost ~250 instructions of a cylinder–triangle query.)
+#[inline(always)]
+fn placed_support_value(s: &Shape, pose: &Pose, n: &Vector3<f64>) -> f64 {
+    match s {
+        Shape::Triangle(t) => t
+            .vertices()
+            .iter()
+            .map(|v| n.dot(&pose.transform_point(v).coords))
+            .fold(f64::NEG_INFINITY, f64::max),
+        Shape::Cylinder(c) => cylinder_support_value(pose, c.radius(), c.half_height(), n),
+        Shape::Cuboid(c) => box_support_value(pose, &-c.half_extents(), &c.half_extents(), n),
+        _ => s.support_value(pose, n),
+    }
 }
 
 /// The gap a closed form's candidate may keep when a rotation is off orthonormal by e (the

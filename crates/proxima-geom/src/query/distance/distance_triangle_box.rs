@@ -87,5 +87,5 @@ pub(crate) fn distance_triangle_box(
     let Shape::Triangle(t) = a else { return None };
     let bx = crate::query::dispatch::as_box(b, pb)?;
     let (qa, qb) = closest_triangle_box(&t.vertices().map(|v| pa.transform_point(&v)), &bx)?;
-    closed_if_certified(qa, qb, (a, pa, b, pb), settings)
+    closed_if_certified(qa, qb, false, (a, pa, b, pb), settings)
 }
