@@ -1,6 +1,6 @@
 //! Profiling aid: the rows of the Python `distance_batch` benchmark (`python/bench/bench_python.py`,
 //! batch section) through `PreparedPair::signed_distance`, the same path minus the numpy glue.
-//! Usage: `batch_rows <box|ellipsoid|capsule> <rows> [dump]`; with `dump` it prints every
+//! Usage: `batch_rows <box|flatbox|needlebox|ellipsoid|capsule> <rows> [dump]`; with `dump` it prints every
 //! row's value, bracket (shortest round-trip decimal, so equal text = equal bits) and path
 //! for old/new comparisons. Per-row instruction counts:
 //! `valgrind --tool=callgrind target/release/examples/batch_rows box 4000`, then the
@@ -38,6 +38,9 @@ fn main() {
     let half = [0.5, 0.4, 0.3];
     let shape = match kind {
         "box" => Shape::Cuboid(Cuboid::new(half).unwrap()),
+        // Flat and needle boxes, for old/new comparisons on thin shapes.
+        "flatbox" => Shape::Cuboid(Cuboid::new([0.5, 0.4, 1e-4]).unwrap()),
+        "needlebox" => Shape::Cuboid(Cuboid::new([1e-4, 1e-4, 0.5]).unwrap()),
         "ellipsoid" => Shape::Ellipsoid(Ellipsoid::new(half).unwrap()),
         "capsule" => Shape::Capsule(Capsule::new(0.3, 0.5).unwrap()),
         _ => panic!("kind"),
