@@ -344,7 +344,7 @@ pub(crate) mod bvls {
             // `tol` ≥ 0 (callers pass 1e-14 × a positive scale), so a free variable's 0·g
             // (±0, or NaN) is never taken: the branch-free form of skipping it (−173
             // instructions per box–box batch row against a `match` with `continue`).
-            debug_assert!(!(tol < 0.0), "bvls tolerance {tol} < 0");
+            debug_assert!(tol >= 0.0 || tol.is_nan(), "bvls tolerance {tol} < 0");
             let mut best_g = tol;
             for i in 0..N {
                 let g = d3(&col[i], &v);
