@@ -1,11 +1,12 @@
 //! Profiling aid: the rows of the Python `distance_batch` benchmark (`python/bench/bench_python.py`,
 //! batch section) through `PreparedPair::signed_distance`, the same path minus the numpy glue.
-//! Usage: `batch_rows <box|flatbox|needlebox|ellipsoid|capsule> <rows> [dump]`; with `dump` it prints every
+//! Usage: `harness_batch_rows <box|flatbox|needlebox|ellipsoid|capsule> <rows> [dump]`; with `dump` it prints every
 //! row's value, bracket (shortest round-trip decimal, so equal text = equal bits) and path
 //! for old/new comparisons. Per-row instruction counts:
-//! `valgrind --tool=callgrind target/release/examples/batch_rows box 4000`, then the
+//! `valgrind --tool=callgrind target/release/examples/harness_batch_rows box 4000`, then the
 //! inclusive count of `PreparedPair::signed_distance` / rows (the pose generation is apart).
 //! Same shapes and pose distribution as the Python benchmark (its own random stream).
+//! ci-run: box 200
 
 use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 use proxima_geom::query::{PreparedPair, QuerySettings};
