@@ -305,13 +305,19 @@ pub(crate) fn box_extent(b: &BoxN<f64, 3>, n: &[f64; 3]) -> (f64, f64) {
 
 /// max(1, |coordinates of the centers|, half extents) without allocating: a plain loop over the
 /// four arrays (the same maxima in the same order as a fold over their chain, which compiled
-/// to ~220 instructions per call, twice per query, against ~30).
+/// to ~220 instructions per call, twice per query, against ~30). The maximum is taken by a
+/// comparison, `if y > m { m = y }`, the same value as `f64::max` here (a NaN entry is
+/// skipped by both, m never is NaN), compiled to one `maxsd` instead of `f64::max`'s NaN
+/// handling (~20 fewer instructions per call on the batch rows).
 #[inline]
 fn box_scale(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> f64 {
     let mut m = 1.0f64;
     for v in [&a.center, &b.center, &a.half_extents, &b.half_extents] {
         for x in v {
-            m = m.max(x.abs());
+            let y = x.abs();
+            if y > m {
+                m = y;
+            }
         }
     }
     m
@@ -328,7 +334,19 @@ pub(crate) fn box_certificate(
     pb: &[f64; 3],
     target: f64,
 ) -> FloatCertificate {
-    let scale = box_scale(a, b);
+    box_certificate_at_scale(a, b, pa, pb, target, box_scale(a, b))
+}
+
+/// [`box_certificate`] with the pair's `box_scale` already computed by the caller.
+#[inline]
+fn box_certificate_at_scale(
+    a: &BoxN<f64, 3>,
+    b: &BoxN<f64, 3>,
+    pa: &[f64; 3],
+    pb: &[f64; 3],
+    target: f64,
+    scale: f64,
+) -> FloatCertificate {
     let fa = engine::Features { faces: &a.axes, edges: &a.axes };
     let fb = engine::Features { faces: &b.axes, edges: &b.axes };
     let ea = |n: &[f64; 3]| box_extent(a, n);
@@ -666,7 +684,8 @@ pub(crate) mod fast {
         // triangle–box fast path); `None` means not converged or singular: the LCP takes over.
         let xi = super::super::triangle_box::bvls::solve::<6>(&col, &[0.0; 6], &len, &delta, &xi, tol)?;
         let mut out = output_from_xi(a, b, &k0, &k1, &xi, LcpInfo::ACTIVE_SET, KernelPath::FastPath);
-        let c = box_certificate(a, b, &out.point_a, &out.point_b, settings.gap_tolerance * scale);
+        let c =
+            box_certificate_at_scale(a, b, &out.point_a, &out.point_b, settings.gap_tolerance * scale, scale);
         out.certificate = Some(c);
         Some(out)
     }
