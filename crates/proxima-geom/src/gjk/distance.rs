@@ -235,7 +235,7 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             break;
         }
         simplex.push(x);
-        let mut plan = simplex.plan(false);
+        let mut plan = simplex.plan_inlined(false);
         let mut un = plan.v.norm();
         if !super::gt(upper, un) && plan.len < 4 {
             // No decrease: possibly the region tests' cancellation on a nearly degenerate
@@ -427,7 +427,12 @@ pub fn scan_beats_climbing(p: &ConvexPolytope) -> bool {
 /// [`center_direction`]); `frame`: B's placement in A's frame, `RelativeFrame::new(pose_a,
 /// pose_b)` (computed once by callers that also need it for the start direction: it was
 /// 2.5% of the instructions of a Panda `distances` pass when computed twice).
+///
+/// Always inlined: in [`gjk_distance_scanned`] it is then compiled inside the run's
+/// instruction-set dispatch (with [`run`] and its projection), not as a baseline function
+/// calling into the dispatched vertex scans.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn gjk_entry<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     a: &A,
     pose_a: &Pose,

@@ -114,6 +114,17 @@ impl Simplex {
     /// on nearly degenerate triangles. Planning first lets the GJK loop try the robust variant
     /// on the same vertices without copying the simplex.
     pub fn plan(&self, robust: bool) -> Projection {
+        self.plan_inlined(robust)
+    }
+
+    /// [`Simplex::plan`] inlined into its caller. The GJK loop's projection uses it so that,
+    /// in a run dispatched to an instruction set (`pulp`, e.g. the vertex-scanned polytope
+    /// runs), the projection is compiled with that set too — three-operand AVX forms instead
+    /// of SSE2 register copies and spills — instead of calling the baseline `plan`. The same
+    /// IEEE operations in the same order (no contraction into fused multiply-adds): the
+    /// same bits.
+    #[inline(always)]
+    pub(crate) fn plan_inlined(&self, robust: bool) -> Projection {
         match self.len {
             1 => Projection { idx: [0; 4], lambda: [1.0, 0.0, 0.0, 0.0], len: 1, v: self.v[0].w },
             2 => self.plan_segment(),
@@ -156,6 +167,7 @@ impl Simplex {
         p
     }
 
+    #[inline(always)]
     fn plan_segment(&self) -> Projection {
         let (a, b) = (self.v[0].w, self.v[1].w);
         let (i, l) = segment_region(&a, &b);
@@ -166,12 +178,14 @@ impl Simplex {
         }
     }
 
+    #[inline(always)]
     fn plan_triangle(&self, robust: bool) -> Projection {
         let t = [self.v[0].w, self.v[1].w, self.v[2].w];
         let (idx, lam, n) = if robust { triangle_candidates(t) } else { triangle_region(t) };
         self.keep(&idx.0[..n], &lam[..n])
     }
 
+    #[inline(always)]
     fn plan_tetrahedron(&self, robust: bool) -> Projection {
         let p = [self.v[0].w, self.v[1].w, self.v[2].w, self.v[3].w];
         let faces: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 1, 3, 2], [0, 2, 3, 1], [1, 2, 3, 0]];
