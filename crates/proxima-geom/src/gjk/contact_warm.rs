@@ -478,14 +478,7 @@ impl ContactPolytope {
             for face in faces.iter() {
                 if face.n.dot(&p.w) - face.dist > eps {
                     removed += 1;
-                    let [i, j, k] = face.idx.map(u64::from);
-                    for (u, v) in [(i, j), (j, k), (k, i)] {
-                        if let Some(at) = edges.iter().position(|&e| e == (v << 32 | u)) {
-                            edges.swap_remove(at);
-                        } else {
-                            edges.push(u << 32 | v);
-                        }
-                    }
+                    super::epa::toggle_horizon_edges(edges, face.idx);
                 }
             }
             if removed == 0 || !(edges.len() == removed + 2 || super::epa::is_simple_cycle(edges)) {

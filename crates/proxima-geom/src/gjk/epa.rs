@@ -471,14 +471,7 @@ fn insert(
             } else {
                 face.alive = false;
                 removed.push(fi);
-                let [i, j, k] = face.idx.map(u64::from);
-                for (u, v) in [(i, j), (j, k), (k, i)] {
-                    if let Some(at) = edges.iter().position(|&e| e == (v << 32 | u)) {
-                        edges.swap_remove(at);
-                    } else {
-                        edges.push(u << 32 | v);
-                    }
-                }
+                toggle_horizon_edges(edges, face.idx);
             }
         }
         let any = !removed.is_empty();
@@ -575,6 +568,22 @@ impl Closest {
     /// alive at the top of an iteration, and there are four at least).
     fn index(&self) -> usize {
         if self.best == usize::MAX { 0 } else { self.best }
+    }
+}
+
+/// Adds the three directed edges of a removed face (vertex indices `idx`, counter-clockwise)
+/// to the horizon `edges` (packed u·2³² + v), cancelling each against its twin (v, u) when
+/// the neighbouring face was removed already: what remains is the boundary of the removed
+/// region.
+#[inline]
+pub(crate) fn toggle_horizon_edges(edges: &mut Vec<u64>, idx: [u32; 3]) {
+    let [i, j, k] = idx.map(u64::from);
+    for (u, v) in [(i, j), (j, k), (k, i)] {
+        if let Some(at) = edges.iter().position(|&e| e == (v << 32 | u)) {
+            edges.swap_remove(at);
+        } else {
+            edges.push(u << 32 | v);
+        }
     }
 }
 
