@@ -248,6 +248,8 @@ fn dist(x: &[f64], p: &[f64]) -> f64 {
 }
 
 /// F and F′ at σ = s + 1; `skip_min` drops the shortest-axis terms (their numerators are zero).
+/// The general-dimension evaluation: each term's rᵢ and rᵢzᵢ are recomputed per call (see
+/// [`CachedTerms`] for the 3-D path).
 #[inline]
 fn secular(radii: &[f64], point: &[f64], amin: f64, s: f64, skip_min: bool) -> (f64, f64) {
     let mut f = -1.0;
@@ -267,16 +269,83 @@ fn secular(radii: &[f64], point: &[f64], amin: f64, s: f64, skip_min: bool) -> (
     (f, df)
 }
 
-/// Root σ of F on [lo, hi] (F(lo) ≥ 0 ≥ F(hi)), in the shifted variable σ = s + 1: monotone
-/// Newton from the left, bisection when a step leaves the bracket or fails to progress.
+/// Dimensions up to which [`CachedTerms`] holds the secular terms.
+const CACHED_AXES: usize = 3;
+
+/// The secular terms of a point in at most [`CACHED_AXES`] dimensions, computed once per
+/// query: the numerator cᵢ = rᵢzᵢ and the denominator offset rᵢ − 1 of each kept term (the
+/// shortest-axis terms dropped when asked), so that an evaluation costs two divisions per
+/// term instead of four. Each value is the one [`secular`] computes (same operations in the
+/// same order: `ri * zi / den` is `(ri * zi) / den`), and the terms are summed in the same
+/// order, so F and F′ are bit for bit those of [`secular`].
+///
+/// Unused slots hold cᵢ = 0 and rᵢ − 1 = +∞: their den is +∞ (σ is finite), t = 0/∞ = +0,
+/// and the slot adds +0 to F and subtracts +0 from F′. Both are exact no-ops: x + 0 = x and
+/// x − 0 = x for every x except x = −0, and neither sum is ever −0 (F = −1 + a sum of squares
+/// and F′ = +0 − a sum of non-negative terms, and round-to-nearest yields −0 only from −0
+/// operands). The fixed-length loop is thereby unrolled.
+struct CachedTerms {
+    numerator: [f64; CACHED_AXES],
+    offset: [f64; CACHED_AXES],
+}
+
+impl CachedTerms {
+    /// The kept terms of `point` (validated, `radii.len() ≤ CACHED_AXES`).
+    fn new(radii: &[f64], point: &[f64], amin: f64, skip_min: bool) -> Self {
+        let mut terms = CachedTerms { numerator: [0.0; CACHED_AXES], offset: [f64::INFINITY; CACHED_AXES] };
+        let mut k = 0;
+        for i in 0..radii.len() {
+            if skip_min && radii[i] == amin {
+                continue;
+            }
+            let q = radii[i] / amin;
+            let ri = q * q;
+            let zi = point[i].abs() / radii[i];
+            terms.numerator[k] = ri * zi;
+            terms.offset[k] = ri - 1.0;
+            k += 1;
+        }
+        terms
+    }
+
+    /// F and F′ at σ, as [`secular`].
+    #[inline(always)]
+    fn eval(&self, s: f64) -> (f64, f64) {
+        let mut f = -1.0;
+        let mut df = 0.0;
+        for k in 0..CACHED_AXES {
+            let den = s + self.offset[k];
+            let t = self.numerator[k] / den;
+            f += t * t;
+            df -= 2.0 * t * t / den;
+        }
+        (f, df)
+    }
+}
+
+/// Root σ of F on [lo, hi] (see [`root_secular`]), with the terms cached for up to
+/// [`CACHED_AXES`] dimensions and recomputed per evaluation beyond.
 fn solve_secular(radii: &[f64], point: &[f64], amin: f64, lo: f64, hi: f64, skip_min: bool) -> (f64, usize) {
+    if radii.len() <= CACHED_AXES {
+        let terms = CachedTerms::new(radii, point, amin, skip_min);
+        root_secular(|s| terms.eval(s), lo, hi)
+    } else {
+        root_secular(|s| secular(radii, point, amin, s, skip_min), lo, hi)
+    }
+}
+
+/// Root σ of F on [lo, hi] (F(lo) ≥ 0 ≥ F(hi)), in the shifted variable σ = s + 1, `secular`
+/// giving (F, F′) at σ: monotone Newton from the left, bisection when a step leaves the
+/// bracket or fails to progress.
+#[inline(always)]
+fn root_secular(secular: impl Fn(f64) -> (f64, f64), lo: f64, hi: f64) -> (f64, usize) {
     let (mut lo, mut hi) = (lo, hi);
     let mut s = lo;
     let mut iterations = 0;
     let mut newton = true;
     loop {
         iterations += 1;
-        let (f, df) = secular(radii, point, amin, s, skip_min);
+        let (f, df) = secular(s);
         if f == 0.0 {
             return (s, iterations);
         }
@@ -297,17 +366,14 @@ fn solve_secular(radii: &[f64], point: &[f64], amin: f64, lo: f64, hi: f64, skip
             }
             if f < 0.0 && (s - lo).abs() <= 4.0 * f64::EPSILON * s.abs().max(1.0) {
                 // Newton landed just past the root by rounding: the bracket is one ulp wide.
-                return (
-                    if f.abs() < secular(radii, point, amin, lo, skip_min).0.abs() { s } else { lo },
-                    iterations,
-                );
+                return (if f.abs() < secular(lo).0.abs() { s } else { lo }, iterations);
             }
             newton = false;
         }
         let mid = 0.5 * (lo + hi);
         if mid <= lo || mid >= hi {
-            let flo = secular(radii, point, amin, lo, skip_min).0;
-            let fhi = secular(radii, point, amin, hi, skip_min).0;
+            let flo = secular(lo).0;
+            let fhi = secular(hi).0;
             return (if flo.abs() <= fhi.abs() { lo } else { hi }, iterations);
         }
         s = mid;
