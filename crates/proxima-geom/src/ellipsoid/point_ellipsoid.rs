@@ -13,8 +13,15 @@
 //!
 //! On s > −1, F is strictly decreasing and convex. Hence Newton's method started *left* of the
 //! root increases monotonically and never overshoots; we keep a bracket [lo, hi] with
-//! F(lo) ≥ 0 ≥ F(hi) and fall back to bisection if a step leaves it or stalls (the bisection
-//! runs until the midpoint equals an endpoint, so it always terminates at full precision).
+//! F(lo) ≥ 0 ≥ F(hi) and fall back to bisection if a step leaves it (the bisection runs until
+//! the midpoint equals an endpoint, so it always terminates at full precision). When Newton's
+//! step from the left rounds to zero, the root is within rounding: the floats just above are
+//! walked to the sign change of the computed F, the pair the bisection would end at (where F
+//! is monotone at that scale), in one or two evaluations instead of about fifty.
+//!
+//! In three dimensions each term's rᵢ − 1 and rᵢzᵢ are computed once per query (the same
+//! floating-point values as per evaluation), so an evaluation of F and F′ costs two divisions
+//! per term.
 //!
 //! * **Outside** (Σzᵢ² > 1): root in [lo, hi] with lo = max(0, maxᵢ rᵢ(zᵢ − 1)) (each term
 //!   alone must be ≤ 1 at the root) and hi = |r ⊙ z| − 1 (all denominators ≥ s + 1).
