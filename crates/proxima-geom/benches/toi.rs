@@ -11,6 +11,8 @@
 //! both sides (parry has no ellipsoid). Each benchmark runs one pass over a family's queries;
 //! divan's item throughput is the time per query. Before the timings, `main` prints each
 //! side's disagreements with the oracle (`public-slice.expected.json`, tolerance 1e-6).
+//! `TOI_BENCH_WORKLOAD=../shared/bench/ccd/workloads/start_contact.json` runs a whole harness
+//! workload instead (its oracle beside it).
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -130,13 +132,13 @@ fn parry_motion(p0: &Value, p1: &Value, offset: PRotation) -> NonlinearRigidMoti
 fn queries() -> &'static [Query] {
     static CELL: OnceLock<Vec<Query>> = OnceLock::new();
     CELL.get_or_init(|| {
-        let w: Value =
-            serde_json::from_str(&std::fs::read_to_string(format!("{DIR}public-slice.json")).unwrap())
-                .unwrap();
-        let expected: Vec<Value> = serde_json::from_str(
-            &std::fs::read_to_string(format!("{DIR}public-slice.expected.json")).unwrap(),
-        )
-        .unwrap();
+        // `TOI_BENCH_WORKLOAD=path/<family>.json`: a whole harness workload (its oracle beside
+        // it as `<family>.expected.json`) instead of the slice, every query of its family.
+        let file = std::env::var("TOI_BENCH_WORKLOAD").unwrap_or_else(|_| format!("{DIR}public-slice.json"));
+        let w: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let oracle_file = file.strip_suffix(".json").unwrap_or(&file).to_string() + ".expected.json";
+        let expected: Vec<Value> =
+            serde_json::from_str(&std::fs::read_to_string(oracle_file).unwrap()).unwrap();
         let by_id: BTreeMap<&str, &Value> =
             w["shapes"].as_array().unwrap().iter().map(|s| (s["id"].as_str().unwrap(), s)).collect();
         let mut out = Vec::new();
@@ -149,7 +151,14 @@ fn queries() -> &'static [Query] {
             let pose = |k: &str| Pose::new(rows(&q[k]), v3(&q[k]["translation"])).unwrap();
             let oracle = e["toi"].as_f64().map(|lo| (lo, e["toi_hi"].as_f64().unwrap_or(lo)));
             out.push(Query {
-                family: e["source"].as_str().unwrap().split('#').next().unwrap().to_string(),
+                family: e["source"]
+                    .as_str()
+                    .or_else(|| w["name"].as_str())
+                    .unwrap()
+                    .split('#')
+                    .next()
+                    .unwrap()
+                    .to_string(),
                 a,
                 b,
                 poses: [pose("a0"), pose("a1"), pose("b0"), pose("b1")],

@@ -46,14 +46,12 @@ use super::chord::{ChordMotion, turned};
 use super::direction::{Along, Pair, Placed};
 use super::extent::{reach, rotation_defect};
 use super::motion::RigidMotion;
-use super::result::{ToiHit, ToiInitialContact, ToiMiss, ToiOutcome, ToiResult, ToiStatus, ToiUndecided};
+use super::result::{ToiHit, ToiMiss, ToiOutcome, ToiResult, ToiStatus, ToiUndecided};
 use super::settings::ToiSettings;
+use super::start::{Queries, Sample};
 use crate::error::GeomError;
-use crate::gjk::{ContactPolytope, GjkCache};
-use crate::pose::Pose;
 use crate::query::{
-    Algorithm, Arithmetic, Certificate, DistanceResult, Proximity, QueryPath, QuerySettings, SignedDistance,
-    distance_tracked, signed_from_unsigned,
+    Algorithm, Arithmetic, Certificate, DistanceResult, Proximity, QueryPath, SignedDistance,
 };
 use crate::shape::Shape;
 
@@ -90,14 +88,6 @@ impl<'s> Body<'s> {
     }
 }
 
-/// Both poses at one time.
-#[derive(Clone, Copy)]
-struct Sample {
-    t: f64,
-    pa: Pose,
-    pb: Pose,
-}
-
 /// What one step proved.
 struct Step {
     /// d > margin on [t, t + delta].
@@ -111,13 +101,12 @@ struct Search<'s> {
     a: Body<'s>,
     b: Body<'s>,
     settings: &'s ToiSettings,
-    query: QuerySettings,
-    cache: GjkCache,
+    /// The distance queries (settings, warm cache, count), begun by the start sample.
+    q: Queries<'s>,
     /// Support hints of A and B for the directional steps.
     hints: (u32, u32),
     /// The direction that proved the last step, and the time it was chosen at.
     last_direction: Option<(Vector3<f64>, f64)>,
-    queries: u32,
     /// Isotropic rate bound R.
     rate: f64,
     /// Round-off allowance δ.
@@ -127,7 +116,10 @@ struct Search<'s> {
 }
 
 impl<'s> Search<'s> {
-    fn new(a: Body<'s>, b: Body<'s>, settings: &'s ToiSettings) -> Result<Self, GeomError> {
+    /// The search after its start sample, whose queries `q` found the shapes apart: the
+    /// motion bounds are computed here.
+    fn new(a: Body<'s>, b: Body<'s>, q: Queries<'s>) -> Result<Self, GeomError> {
+        let settings = q.settings;
         let (ma, mb) = (a.motion, b.motion);
         let rate = ((mb.linear_velocity() - ma.linear_velocity()).norm()
             + ma.angular_speed() * a.radius
@@ -146,21 +138,8 @@ impl<'s> Search<'s> {
         let slack = 64.0 * f64::EPSILON * coordinates;
         let size = a.radius + b.radius;
         let contact_tolerance = (settings.distance_tolerance * size).max(16.0 * slack);
-        let query = settings.query.clone().with_touching_tolerance(0.0).with_penetration_depth(false);
         let hints = (crate::gjk::COLD_HINT, crate::gjk::COLD_HINT);
-        Ok(Self {
-            a,
-            b,
-            settings,
-            query,
-            cache: GjkCache::new(),
-            hints,
-            last_direction: None,
-            queries: 0,
-            rate,
-            slack,
-            contact_tolerance,
-        })
+        Ok(Self { a, b, settings, q, hints, last_direction: None, rate, slack, contact_tolerance })
     }
 
     fn sample(&self, t: f64) -> Sample {
@@ -168,8 +147,7 @@ impl<'s> Search<'s> {
     }
 
     fn distance(&mut self, s: &Sample) -> Result<DistanceResult, GeomError> {
-        self.queries += 1;
-        distance_tracked(self.a.shape, &s.pa, self.b.shape, &s.pb, &self.query, &mut self.cache)
+        self.q.distance(s)
     }
 
     /// Contact within the tolerance (or overlap) proven at this sample.
@@ -206,10 +184,10 @@ impl<'s> Search<'s> {
             candidates[2] = turned(&self.a.motion.angular_velocity(), &n, s.t - t);
             candidates[3] = turned(&self.b.motion.angular_velocity(), &n, s.t - t);
         }
-        if let Some(v) = self.cache.direction {
+        if let Some(v) = self.q.cache.direction {
             // The last GJK run's closest point v of M = X − Y in X's frame, X the canonical
             // first shape: the normal from X to Y is −v.
-            candidates[4] = if self.cache.swapped { s.pb.rotation() * v } else { -(s.pa.rotation() * v) };
+            candidates[4] = if self.q.cache.swapped { s.pb.rotation() * v } else { -(s.pa.rotation() * v) };
         }
         let found = Self::pair(&self.a, &self.b, s, &mut self.hints).best(&candidates, good, true);
         if let Some((n, _)) = found {
@@ -351,36 +329,32 @@ impl<'s> Search<'s> {
     }
 
     fn result(&self, outcome: ToiOutcome, status: ToiStatus, iterations: u32) -> ToiResult {
-        ToiResult { outcome, status, iterations, distance_queries: self.queries }
+        self.q.result(outcome, status, iterations)
     }
 
-    /// The search from the start of the interval.
-    fn run(&mut self) -> Result<ToiResult, GeomError> {
+    /// The search from the start sample `start`, whose answer `first` found the shapes apart
+    /// (`start.rs` answers a start in contact).
+    fn run(&mut self, start: Sample, first: DistanceResult) -> Result<ToiResult, GeomError> {
         let settings = self.settings;
-        let start = self.sample(settings.start_time);
+        // Apart, but within the margin plus the tolerance: an initial contact with the
+        // bracket of its signed distance (`initial_signed`).
+        if let Proximity::Separated { distance, normal, .. } = first.proximity
+            && self.within(&first)
+        {
+            let sd = self.initial_signed(&start, first, distance, normal);
+            return Ok(self.q.initial_contact(&start, &sd));
+        }
         // Every sample re-answers the pair. Under `Algorithm::Auto` (not in exact arithmetic),
         // pairs the dispatcher gives to a Lemke LCP kernel — point/sphere against a polytope,
-        // decided here from the kinds, and any other the first answer's path reveals below —
-        // run GJK instead: warm-started from the previous sample it is several times faster
-        // than a fresh pivoting solve (thin_fast sphere–hull pairs: 18 → 4.5 µs per time of
-        // impact) and carries the same certificate. A forced algorithm is kept.
+        // decided from the kinds before the start (`Queries::new`), and any other the first
+        // answer's path reveals here — run GJK instead: warm-started from the previous sample
+        // it is several times faster than a fresh pivoting solve (thin_fast sphere–hull
+        // pairs: 18 → 4.5 µs per time of impact) and carries the same certificate. A forced
+        // algorithm is kept.
         let auto =
             settings.query.algorithm == Algorithm::Auto && settings.query.arithmetic != Arithmetic::Exact;
-        let ball = |s: &Shape| matches!(s, Shape::Point(_) | Shape::Sphere(_));
-        let hull = |s: &Shape| matches!(s, Shape::ConvexPolytope(_) | Shape::Polyhedron(_));
-        let (a, b) = (self.a.shape, self.b.shape);
-        if auto && ((ball(a) && hull(b)) || (hull(a) && ball(b))) {
-            self.query = self.query.clone().with_algorithm(Algorithm::Gjk);
-        }
-        // The start is a distance query like every sample (warm-starting the next one). Only
-        // an initial contact gets more: its signed distance (`initial_signed`).
-        let first = self.distance(&start)?;
-        if self.within(&first) {
-            let sd = self.initial_signed(&start, first)?;
-            return Ok(self.initial_contact(&start, &sd));
-        }
         if auto && matches!(first.path, QueryPath::Float { .. } | QueryPath::ExactResolve) {
-            self.query = self.query.clone().with_algorithm(Algorithm::Gjk);
+            self.q.query = self.q.query.clone().with_algorithm(Algorithm::Gjk);
         }
         let (mut s, mut r) = (start, first);
         let mut width = settings.time_tolerance * (settings.end_time - settings.start_time);
@@ -497,73 +471,36 @@ impl<'s> Search<'s> {
         self.result(ToiOutcome::Hit(hit), status, iterations)
     }
 
-    /// The signed distance at the start sample `s`, whose distance answer `r` is within the
-    /// margin (plus the tolerance):
-    ///
-    /// * apart (a witness distance U ≤ margin + tolerance): sd ∈ [L, U] with L the best
-    ///   separation −h_B(−m) − h_A(m) over the directions at hand (the certificate's lower
-    ///   bound when positive, else the witness normal and GJK's last search direction): every
-    ///   unit m bounds sd from below, whatever its sign, and GJK's direction is within its
-    ///   tolerance of the optimum (its duality gap). No depth computation: near a
-    ///   touching contact that was the dearest part of the query (EPA on a dilated pair), for
-    ///   a bracket that the tolerance already confines;
-    /// * in contact (GJK's simplex holds the origin, or a closed form found an overlap): the
-    ///   depth from the same answer ([`signed_from_unsigned`]: closed forms' exact depths,
-    ///   EPA otherwise) to the search's distance tolerance, unless
-    ///   [`ToiSettings::initial_depth`] is off (then [−∞, 0]).
-    fn initial_signed(&mut self, s: &Sample, r: DistanceResult) -> Result<SignedDistance, GeomError> {
-        if let Proximity::Separated { distance, normal, .. } = r.proximity {
-            let mut lower = r.certificate.lower;
-            if lower <= 0.0 {
-                let mut candidates = [normal, Vector3::zeros()];
-                if let Some(v) = self.cache.direction {
-                    // (See `direction`: the normal from X to Y is −v.)
-                    candidates[1] =
-                        if self.cache.swapped { s.pb.rotation() * v } else { -(s.pa.rotation() * v) };
-                }
-                let mut pair = Self::pair(&self.a, &self.b, s, &mut self.hints);
-                lower =
-                    pair.best(&candidates, 0.0, false).map_or(f64::NEG_INFINITY, |(_, al)| al.separation());
+    /// The signed distance at the start sample `s`, whose distance answer `r` found the
+    /// shapes apart (witness distance `distance`, witness normal `normal`) but within the
+    /// margin plus the tolerance: sd ∈ [L, U] with U the witness distance and L the best
+    /// separation −h_B(−m) − h_A(m) over the directions at hand (the certificate's lower bound
+    /// when positive, else the witness normal and GJK's last search direction): every unit m
+    /// bounds sd from below, whatever its sign, and GJK's direction is within its tolerance of
+    /// the optimum (its duality gap). No depth computation: near a touching contact that was
+    /// the dearest part of the query (EPA on a dilated pair), for a bracket that the tolerance
+    /// already confines. (Contact proven at the start is answered in `start.rs`.)
+    fn initial_signed(
+        &mut self,
+        s: &Sample,
+        r: DistanceResult,
+        distance: f64,
+        normal: Vector3<f64>,
+    ) -> SignedDistance {
+        let mut lower = r.certificate.lower;
+        if lower <= 0.0 {
+            let mut candidates = [normal, Vector3::zeros()];
+            if let Some(v) = self.q.cache.direction {
+                // (See `direction`: the normal from X to Y is −v.)
+                candidates[1] =
+                    if self.q.cache.swapped { s.pb.rotation() * v } else { -(s.pa.rotation() * v) };
             }
-            let lower = lower.min(distance);
-            let value = if lower > 0.0 { distance } else { 0.0 };
-            return Ok(SignedDistance {
-                value,
-                certificate: Certificate { lower, upper: distance },
-                result: r,
-            });
+            let mut pair = Self::pair(&self.a, &self.b, s, &mut self.hints);
+            lower = pair.best(&candidates, 0.0, false).map_or(f64::NEG_INFINITY, |(_, al)| al.separation());
         }
-        if !self.settings.initial_depth {
-            return Ok(SignedDistance {
-                value: 0.0,
-                certificate: Certificate { lower: f64::NEG_INFINITY, upper: 0.0 },
-                result: r,
-            });
-        }
-        // The depth to the search's own tolerance (`ToiSettings::initial_depth`): its bracket
-        // is proven either way, only as narrow as a hit's distance is.
-        let mut query = self.query.clone().with_penetration_depth(true);
-        query.gjk.tolerance = query.gjk.tolerance.max(self.settings.distance_tolerance);
-        // The search ends here: the cache need not keep EPA's polytope for a next step.
-        self.cache.polytope = Some(Box::new(ContactPolytope::one_shot()));
-        signed_from_unsigned(self.a.shape, &s.pa, self.b.shape, &s.pb, &query, r, Some(&mut self.cache))
-    }
-
-    /// Within the margin at the start: the signed distance (penetration depth) with its
-    /// bracket.
-    fn initial_contact(&self, s: &Sample, sd: &SignedDistance) -> ToiResult {
-        let normal = match sd.result.proximity {
-            Proximity::Separated { normal, .. } => Some(normal),
-            _ => None,
-        };
-        let contact = ToiInitialContact {
-            time: s.t,
-            signed_distance: sd.value,
-            bracket: sd.certificate,
-            points: sd.result.witnesses(),
-            normal,
-        };
-        self.result(ToiOutcome::InitialContact(contact), ToiStatus::Converged, 0)
+        let lower = lower.min(distance);
+        let value = if lower > 0.0 { distance } else { 0.0 };
+        SignedDistance { value, certificate: Certificate { lower, upper: distance }, result: r }
     }
 }
 
@@ -584,6 +521,14 @@ pub(crate) fn time_of_impact(
             algorithm: None,
         });
     }
-    let mut search = Search::new(Body::new(a, motion_a)?, Body::new(b, motion_b)?, settings)?;
-    search.run()
+    // The start first: contact there is answered without the motion bounds (`start.rs`).
+    let mut q = Queries::new(a, b, settings);
+    let t = settings.start_time;
+    let start = Sample { t, pa: motion_a.pose_at(t), pb: motion_b.pose_at(t) };
+    let first = q.distance(&start)?;
+    if !matches!(first.proximity, Proximity::Separated { .. }) {
+        return q.overlap(&start, first);
+    }
+    let mut search = Search::new(Body::new(a, motion_a)?, Body::new(b, motion_b)?, q)?;
+    search.run(start, first)
 }

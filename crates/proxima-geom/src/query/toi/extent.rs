@@ -51,9 +51,15 @@ fn perp(d: &Vector3<f64>, k: &Vector3<f64>) -> Vector3<f64> {
     d - k * k.dot(d)
 }
 
+/// The reach of a point set: the largest squared lengths, then one square root each (the
+/// correctly rounded square root is monotone, so √(max x) = max √x exactly: the same values as
+/// one root per point, without them).
 fn points(pts: &[Point3<f64>], c: &Vector3<f64>, k: &Vector3<f64>) -> Reach {
-    pts.iter()
-        .fold(Reach { radius: 0.0, axis_radius: 0.0 }, |r, p| r.max(Reach::of_point(&(p.coords - c), k)))
+    let (radius2, axis2) = pts.iter().fold((0.0f64, 0.0f64), |(r2, a2), p| {
+        let d = p.coords - c;
+        (r2.max(d.norm_squared()), a2.max(perp(&d, k).norm_squared()))
+    });
+    Reach { radius: radius2.sqrt(), axis_radius: axis2.sqrt() }
 }
 
 /// The circle of `radius` about `o` in a plane z = const (local frame).

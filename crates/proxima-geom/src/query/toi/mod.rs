@@ -77,6 +77,7 @@ mod extent;
 mod motion;
 mod result;
 mod settings;
+mod start;
 
 pub use motion::RigidMotion;
 pub use result::{ToiHit, ToiInitialContact, ToiMiss, ToiOutcome, ToiResult, ToiStatus, ToiUndecided};

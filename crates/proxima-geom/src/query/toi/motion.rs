@@ -122,6 +122,7 @@ impl RigidMotion {
     }
 
     /// The pose at time `t`.
+    #[inline]
     pub fn pose_at(&self, t: f64) -> Pose {
         let x = self.centre_at(t);
         if self.speed == 0.0 {
