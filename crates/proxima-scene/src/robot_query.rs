@@ -52,7 +52,7 @@
 //! point or a separating direction. A pair without a verdict is listed as undecided and counted as colliding.
 
 use nalgebra::{Point3, Vector3};
-use proxima_geom::gjk::{gjk_distance, gjk_distance_scanned, penetration, scan_beats_climbing};
+use proxima_geom::gjk::{gjk_distance, gjk_distance_scanned_cells, penetration, scan_beats_climbing};
 use proxima_geom::{
     GjkCache, GjkStatus, Intersection, Pose, Proximity, QuerySettings, Shape, distance, distance_tracked,
     intersects, signed_distance,
@@ -309,7 +309,16 @@ impl RobotWorld {
                 (Shape::ConvexPolytope(x), Shape::ConvexPolytope(y))
                     if !settings.warm_start && scan_beats_climbing(x) && scan_beats_climbing(y) =>
                 {
-                    gjk_distance_scanned(x, pa, y, pb, &settings.query.gjk).map_err(err)?
+                    gjk_distance_scanned_cells(
+                        x,
+                        a.cells.as_deref(),
+                        pa,
+                        y,
+                        b.cells.as_deref(),
+                        pb,
+                        &settings.query.gjk,
+                    )
+                    .map_err(err)?
                 }
                 _ => {
                     let cache = settings.warm_start.then_some(&mut ws.caches[k]);
