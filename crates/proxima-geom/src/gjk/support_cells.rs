@@ -9,23 +9,21 @@
 //! by [`WIDEN`] of a cell width on every side, so that the cell computed from rounded u, v
 //! (relative error ε, far below the widening) always contains the exact direction.
 //!
-//! For a widened cell with centre direction u₀ (unit), let δ be the largest chord |û − u₀|
-//! over its unit directions û: the cell is a convex spherical polygon well inside the
-//! hemisphere around u₀, where the distance to u₀ is convex, so δ is attained at a corner.
-//! Fix any reference vertex r (the best along u₀). For a vertex p and every û in the cell,
-//!
-//!   û·(p − r) = u₀·(p − r) + (û − u₀)·(p − r) ≤ u₀·(p − r) + δ·|p − r|.
-//!
-//! When the right side is below −μ (μ = [`MARGIN`] × max|p|), p is below r along every
-//! direction of the cell by more than μ·|m| for m = |m|·û; the support scans compute each
+//! A direction of the widened cell (face +a, say) is m = |mₐ|·f(u, v) with f(u, v) =
+//! (1, u, v) in (a, b, c) order and (u, v) in the widened rectangle [u₀, u₁] × [v₀, v₁]. Fix
+//! any reference vertex r (the best along the cell's centre). For a vertex p, f(u, v)·(p − r)
+//! is affine in (u, v), so its largest value over the rectangle is at one of the four
+//! corners. When it is below −μ at every corner (μ = [`MARGIN`] × max|p|), then
+//! m·(p − r) < −μ·|mₐ| ≤ −μ·|m|/√3 for every m of the cell; the support scans compute each
 //! m·p as (m_x p_x + m_y p_y) + m_z p_z, with an error of at most γ₂·|m|·|p| ≤ 3ε·|m|·max|p|
 //! (for directions and points whose size keeps products clear of underflow and overflow,
-//! checked on both sides, see below), far below μ·|m|/2. So no such p can be a maximizer of
-//! the *rounded* values, not even a tied one. The cell lists every other vertex, in
+//! checked on both sides, see below), far below μ·|m|/(2√3). So no such p can be a maximizer
+//! of the *rounded* values, not even a tied one. The cell lists every other vertex, in
 //! increasing index order; the first largest rounded value among them is therefore the first
 //! largest over all vertices: the answer of [`linear_support`] and of the four-lane scan, bit
 //! for bit. The construction's own rounding (a few ulps of max|p| in the test) is covered by
 //! the margin too: μ is 10⁶ times larger.
+
 //!
 //! On the Panda's link hulls (102–260 vertices) with k = 11–16 a cell lists 2–4 vertices on
 //! average (dozens only for cells around a large flat face's normal, whose vertices tie).
@@ -59,7 +57,7 @@ const RANGE: (f64, f64) = (1e-100, 1e100);
 const NEXT: [usize; 3] = [1, 2, 0];
 
 /// Per cube-map cell of directions, the vertices that can be a support there (see the module
-/// docs). Built once per vertex cloud (about n·6k² dot products for n vertices and k² cells
+/// docs). Built once per vertex cloud (about 5n·6k² dot products for n vertices and k² cells
 /// per face); used by [`gjk_distance_scanned_cells`](super::gjk_distance_scanned_cells).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SupportCells {
@@ -103,12 +101,7 @@ impl SupportCells {
                     let hi_u = -1.0 + width * (i as f64 + 1.0 + WIDEN);
                     let lo_v = -1.0 + width * (j as f64 - WIDEN);
                     let hi_v = -1.0 + width * (j as f64 + 1.0 + WIDEN);
-                    let centre = face_direction(face, 0.5 * (lo_u + hi_u), 0.5 * (lo_v + hi_v));
-                    let delta = [(lo_u, lo_v), (lo_u, hi_v), (hi_u, lo_v), (hi_u, hi_v)]
-                        .iter()
-                        .map(|&(u, v)| (face_direction(face, u, v) - centre).norm())
-                        .fold(0.0_f64, f64::max)
-                        * (1.0 + 1e-6);
+                    let centre = face_point(face, 0.5 * (lo_u + hi_u), 0.5 * (lo_v + hi_v));
                     let reference = vertices
                         .iter()
                         .map(|p| centre.dot(&p.coords))
@@ -116,9 +109,11 @@ impl SupportCells {
                         .fold((0, f64::NEG_INFINITY), |b, (k, x)| if x > b.1 { (k, x) } else { b })
                         .0;
                     let r = vertices[reference].coords;
+                    let corners = [(lo_u, lo_v), (lo_u, hi_v), (hi_u, lo_v), (hi_u, hi_v)]
+                        .map(|(u, v)| face_point(face, u, v));
                     for (k, p) in vertices.iter().enumerate() {
                         let e = p.coords - r;
-                        if centre.dot(&e) + delta * e.norm() >= -margin {
+                        if corners.iter().any(|c| c.dot(&e) >= -margin) {
                             list.push(k as u32);
                         }
                     }
@@ -171,14 +166,15 @@ impl SupportCells {
     }
 }
 
-/// The unit direction of point (u, v) on cube face `face` (2·axis + [negative]).
-fn face_direction(face: usize, u: f64, v: f64) -> Vector3<f64> {
+/// The point (u, v) of cube face `face` (2·axis + [negative]): ±1 along the axis, u and v
+/// along the next two.
+fn face_point(face: usize, u: f64, v: f64) -> Vector3<f64> {
     let axis = face / 2;
     let mut m = Vector3::zeros();
     m[axis] = if face % 2 == 0 { 1.0 } else { -1.0 };
-    m[(axis + 1) % 3] = u;
-    m[(axis + 2) % 3] = v;
-    m.normalize()
+    m[NEXT[axis]] = u;
+    m[NEXT[NEXT[axis]]] = v;
+    m
 }
 
 #[cfg(test)]
