@@ -9,7 +9,11 @@
 //! certificate — GJK's lower bound is a support-function bound, its upper bound the witness
 //! distance), or, cold and for hulls of up to a few hundred vertices, by GJK with vectorized
 //! vertex scans ([`proxima_geom::gjk::gjk_distance_scanned`], faster there: Panda
-//! `distances` 0.63 → 0.53 of Pinocchio + coal in one interleaved run); other pieces by [`proxima_geom::distance_tracked`] (unsigned: GJK stops as soon
+//! `distances` 0.63 → 0.53 of Pinocchio + coal in one interleaved run), whose supports are
+//! read from each hull's per-direction candidate lists ([`proxima_geom::gjk::SupportCells`],
+//! built with the world: the scan's vertex bit for bit, from about 6–13 listed vertices
+//! instead of 100–260; Panda `distances` 25% fewer instructions, 34.5–35.2 → 32.6–33.3 µs
+//! per configuration, best of each over 5 passes, 3 interleaved rounds, 2026-11-27); other pieces by [`proxima_geom::distance_tracked`] (unsigned: GJK stops as soon
 //! as contact is proven). Optionally warm-started from the pair's previous query in the
 //! workspace. Pairs that touch or overlap are re-measured when signed distances are asked for:
 //! EPA ([`proxima_geom::gjk::penetration`]) gives the depth with its bracket, and

@@ -26,7 +26,10 @@
 
 //!
 //! On the Panda's link hulls (102–260 vertices) with k = 11–16 a cell lists 2–4 vertices on
-//! average (dozens only for cells around a large flat face's normal, whose vertices tie).
+//! average over the sphere, but dozens in the cells around a large flat face's normal, whose
+//! vertices tie there — where GJK's directions end up for face–vertex closest features: a
+//! `proxima bench-robot` pass reads about 13 candidates per lookup for the pair's first hull
+//! and 7 for the second (callgrind), against 100–260 vertices per scan.
 //!
 //! # Edge cases
 //!
@@ -171,7 +174,7 @@ impl SupportCells {
 fn face_point(face: usize, u: f64, v: f64) -> Vector3<f64> {
     let axis = face / 2;
     let mut m = Vector3::zeros();
-    m[axis] = if face % 2 == 0 { 1.0 } else { -1.0 };
+    m[axis] = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
     m[NEXT[axis]] = u;
     m[NEXT[NEXT[axis]]] = v;
     m
