@@ -9,7 +9,11 @@
 //! certificate — GJK's lower bound is a support-function bound, its upper bound the witness
 //! distance), or, cold and for hulls of up to a few hundred vertices, by GJK with vectorized
 //! vertex scans ([`proxima_geom::gjk::gjk_distance_scanned`], faster there: Panda
-//! `distances` 0.63 → 0.53 of Pinocchio + coal in one interleaved run); other pieces by [`proxima_geom::distance_tracked`] (unsigned: GJK stops as soon
+//! `distances` 0.63 → 0.53 of Pinocchio + coal in one interleaved run), whose supports are
+//! read from each hull's per-direction candidate lists ([`proxima_geom::gjk::SupportCells`],
+//! built with the world: the scan's vertex bit for bit, from about 6–13 listed vertices
+//! instead of 100–260; Panda `distances` 25% fewer instructions, 34.5–35.2 → 32.6–33.3 µs
+//! per configuration, best of each over 5 passes, 3 interleaved rounds, 2026-11-27); other pieces by [`proxima_geom::distance_tracked`] (unsigned: GJK stops as soon
 //! as contact is proven). Optionally warm-started from the pair's previous query in the
 //! workspace. Pairs that touch or overlap are re-measured when signed distances are asked for:
 //! EPA ([`proxima_geom::gjk::penetration`]) gives the depth with its bracket, and
@@ -52,7 +56,7 @@
 //! point or a separating direction. A pair without a verdict is listed as undecided and counted as colliding.
 
 use nalgebra::{Point3, Vector3};
-use proxima_geom::gjk::{gjk_distance, gjk_distance_scanned, penetration, scan_beats_climbing};
+use proxima_geom::gjk::{gjk_distance, gjk_distance_scanned_cells, penetration, scan_beats_climbing};
 use proxima_geom::{
     GjkCache, GjkStatus, Intersection, Pose, Proximity, QuerySettings, Shape, distance, distance_tracked,
     intersects, signed_distance,
@@ -309,7 +313,16 @@ impl RobotWorld {
                 (Shape::ConvexPolytope(x), Shape::ConvexPolytope(y))
                     if !settings.warm_start && scan_beats_climbing(x) && scan_beats_climbing(y) =>
                 {
-                    gjk_distance_scanned(x, pa, y, pb, &settings.query.gjk).map_err(err)?
+                    gjk_distance_scanned_cells(
+                        x,
+                        a.cells.as_deref(),
+                        pa,
+                        y,
+                        b.cells.as_deref(),
+                        pb,
+                        &settings.query.gjk,
+                    )
+                    .map_err(err)?
                 }
                 _ => {
                     let cache = settings.warm_start.then_some(&mut ws.caches[k]);

@@ -28,6 +28,7 @@
 
 use std::sync::Arc;
 
+use proxima_geom::gjk::SupportCells;
 use proxima_geom::{Pose, Shape};
 use proxima_robot::{HullSupport, Robot, Srdf};
 
@@ -140,6 +141,9 @@ pub struct Piece {
     pub sphere: ([f64; 3], f64),
     /// Hill-climbing support function of a hull piece (the GJK fast path of hull pairs).
     pub support: Option<Arc<HullSupport>>,
+    /// Support candidate lists of a hull piece's vertices (the cold scanned GJK fast path
+    /// of hull pairs; see `robot_query.rs`).
+    pub cells: Option<Arc<SupportCells>>,
 }
 
 /// A monitored pair of bodies (a < b by body index).
@@ -247,6 +251,7 @@ impl RobotWorldBuilder {
                         local: g.origin,
                         sphere: g.bounding_sphere,
                         support: g.support.clone(),
+                        cells: support_cells(&g.shape),
                     });
                 }
                 bodies.push(Body {
@@ -275,7 +280,8 @@ impl RobotWorldBuilder {
                     Shape::ConvexPolytope(p) => HullSupport::new(p).map(Arc::new),
                     _ => None,
                 };
-                pieces.push(Piece { body, shape: shape.clone(), local: *pose, sphere, support });
+                let cells = support_cells(shape);
+                pieces.push(Piece { body, shape: shape.clone(), local: *pose, sphere, support, cells });
             }
             bodies.push(Body {
                 name: obstacle.name.clone(),
@@ -504,5 +510,13 @@ impl RobotWorld {
             })
         });
         Ok(out)
+    }
+}
+
+/// The support candidate lists of a convex polytope piece (none for other shapes).
+fn support_cells(shape: &Shape) -> Option<Arc<SupportCells>> {
+    match shape {
+        Shape::ConvexPolytope(p) => SupportCells::new(p).map(Arc::new),
+        _ => None,
     }
 }

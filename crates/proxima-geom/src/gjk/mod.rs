@@ -39,12 +39,17 @@ mod polish;
 mod settings;
 mod simplex;
 mod support;
+mod support_cells;
 mod warm;
 
-pub use distance::{GjkOutput, gjk_distance, gjk_distance_scanned, gjk_intersects, scan_beats_climbing};
+pub use distance::{
+    GjkOutput, gjk_distance, gjk_distance_scanned, gjk_distance_scanned_cells, gjk_intersects,
+    scan_beats_climbing,
+};
 pub use epa::{EpaOutput, EpaStatus, penetration};
 pub use settings::{Acceleration, GjkCache, GjkSettings, GjkStatus};
 pub use support::SupportMap;
+pub use support_cells::SupportCells;
 
 pub(crate) use contact_warm::ContactPolytope;
 pub(crate) use depth::{depth_newton, finish_curved};

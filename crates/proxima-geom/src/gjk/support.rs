@@ -13,6 +13,7 @@
 
 use nalgebra::{Matrix3, Point3, Vector3};
 
+use super::support_cells::SupportCells;
 use crate::pose::Pose;
 use crate::shape::{
     ConvexPolytope, HILL_CLIMB_MIN_VERTICES, LANES_MIN_VERTICES, Shape, VertexLanes, lanes_available,
@@ -192,6 +193,34 @@ impl<S: pulp::Simd> SupportMap for VertexCloud<'_, S> {
 
     fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
         self.polytope.vertices().get(usize::try_from(hint & !SCANNED).ok()?).copied()
+    }
+}
+
+/// A [`VertexCloud`] with the candidate lists of its vertices ([`SupportCells`]): a support
+/// query is answered from the few vertices listed for the direction's cell — the scan's
+/// first maximizer, bit for bit (see `support_cells.rs`) — and falls back to the cloud's
+/// own query where the table does not answer (zero, NaN or extreme directions) or is absent.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CelledCloud<'a, S> {
+    pub cloud: VertexCloud<'a, S>,
+    pub cells: Option<&'a SupportCells>,
+}
+
+impl<S: pulp::Simd> SupportMap for CelledCloud<'_, S> {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        let v = self.cloud.polytope.vertices();
+        if let Some(cells) = self.cells
+            && let Some(i) = cells.support(v, m)
+        {
+            *hint = scanned_hint(i);
+            return v[i];
+        }
+        self.cloud.local_support(m, hint)
+    }
+
+    fn hinted_vertex(&self, hint: u32) -> Option<Point3<f64>> {
+        self.cloud.hinted_vertex(hint)
     }
 }
 
