@@ -127,6 +127,11 @@ pub(crate) struct ContactPolytope {
     /// the next step's search (the slots survive a step without expansion, and an expansion
     /// renumbers them: a stale slot is only a face tested in vain).
     crossings: [u32; 2],
+    /// Contact steps in a row whose EPA called the depth finish in vain, and EPA runs left
+    /// before the finish is tried there again (2^misses − 1, at most 15; see
+    /// [`ContactPolytope::finish_due`]).
+    finish_misses: u8,
+    finish_skip: u8,
 }
 
 /// No face slot (see `ContactPolytope::crossings`).
@@ -170,6 +175,8 @@ impl Default for ContactPolytope {
             face: WarmPairs::EMPTY,
             face_swapped: false,
             crossings: [NO_FACE; 2],
+            finish_misses: 0,
+            finish_skip: 0,
         }
     }
 }
@@ -278,6 +285,31 @@ impl ContactPolytope {
                 self.face_swapped = swapped;
             }
             _ => self.face = WarmPairs::EMPTY,
+        }
+    }
+
+    /// Whether this step's EPA should call the depth finish (`depth.rs`) at its loose gap;
+    /// consumes one skipped run when not. A finish that fails inside EPA (a cylinder's rim
+    /// pressed in near a box edge, a box edge across a rim: no enclosed ball reaches the
+    /// depth) tends to fail again at the next poses, and costs about a third of that EPA;
+    /// after k such steps in a row the next 2^k − 1 runs (at most 15) expand to the
+    /// tolerance on their own. EPA's bracket is proven either way: this only chooses which
+    /// proven bracket is reported.
+    pub(crate) fn finish_due(&mut self) -> bool {
+        if self.finish_skip > 0 {
+            self.finish_skip -= 1;
+            return false;
+        }
+        true
+    }
+
+    /// Records whether the depth finish, called inside this step's EPA, closed its bracket.
+    pub(crate) fn record_finish(&mut self, closed: bool) {
+        if closed {
+            self.finish_misses = 0;
+        } else {
+            self.finish_misses = self.finish_misses.saturating_add(1);
+            self.finish_skip = (1u8 << (self.finish_misses.min(5) - 1)) - 1;
         }
     }
 
