@@ -13,7 +13,9 @@
 //!
 //! Arguments: a pair (`cyl_ell`, `box_box`, `hull_hull`, `cap_box`, `cyl_box`, `ell_hull`) or
 //! `all`, then `contact`, `apart` or `dump` (both sides, every warm answer printed with its
-//! Debug text, every float in round-trip form). The warm steps of one (pair, side) run inside `warm_steps`, so callgrind's inclusive
+//! Debug text, every float in round-trip form), then optionally a number of timed rounds: each
+//! round runs every warm step again from fresh caches (their cold steps untimed) and the
+//! median nanoseconds per warm step over the rounds is printed. The warm steps of one (pair, side) run inside `warm_steps`, so callgrind's inclusive
 //! count of that function divided by the printed step count is the cost per warm step.
 
 use std::hint::black_box;
@@ -56,7 +58,8 @@ fn tracks(index: usize, contact: bool) -> Vec<Track> {
             let steps = (0..32)
                 .map(|k| {
                     let k = k as f64;
-                    let pa = Pose::from_matrix(Rotation3::new(wa * k).matrix() * ra, Vector3::zeros()).unwrap();
+                    let pa =
+                        Pose::from_matrix(Rotation3::new(wa * k).matrix() * ra, Vector3::zeros()).unwrap();
                     let rbk = Rotation3::new(wb * k).matrix() * rb;
                     let pb0 = Pose::from_matrix(rbk, Vector3::zeros()).unwrap();
                     let reach = a.support_value(&pa, &d) + b.support_value(&pb0, &-d);
@@ -95,6 +98,7 @@ fn main() {
         "apart" => &[false],
         _ => &[true, false],
     };
+    let rounds: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(0);
     let s = QuerySettings::default();
     for (index, name) in TRACKED.iter().enumerate() {
         if which != "all" && which != *name {
@@ -102,18 +106,32 @@ fn main() {
         }
         for &contact in sides {
             let ts = tracks(index, contact);
-            let mut caches: Vec<GjkCache> = ts
-                .iter()
-                .map(|(a, b, poses)| {
-                    let mut cache = GjkCache::new();
-                    distance_tracked(a, &poses[0].0, b, &poses[0].1, &s, &mut cache).unwrap();
-                    cache
-                })
-                .collect();
+            let cold = || -> Vec<GjkCache> {
+                ts.iter()
+                    .map(|(a, b, poses)| {
+                        let mut cache = GjkCache::new();
+                        distance_tracked(a, &poses[0].0, b, &poses[0].1, &s, &mut cache).unwrap();
+                        cache
+                    })
+                    .collect()
+            };
+            let mut caches = cold();
             let out = warm_steps(&ts, &mut caches, mode == "dump");
             let side = if contact { "contact" } else { "apart" };
             let steps: usize = ts.iter().map(|t| t.2.len() - 1).sum();
             println!("{name} {side}: {steps} warm steps");
+            if rounds > 0 {
+                let mut ns: Vec<f64> = (0..rounds)
+                    .map(|_| {
+                        let mut caches = cold();
+                        let t = std::time::Instant::now();
+                        black_box(warm_steps(&ts, &mut caches, false));
+                        t.elapsed().as_nanos() as f64 / steps as f64
+                    })
+                    .collect();
+                ns.sort_by(f64::total_cmp);
+                println!("{name} {side}: median {:.0} ns per warm step over {rounds} rounds", ns[rounds / 2]);
+            }
             for (k, answer) in out.iter().enumerate() {
                 println!("{name} {side} {k} {answer}");
             }

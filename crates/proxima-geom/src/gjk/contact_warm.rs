@@ -70,6 +70,10 @@
 //!   up to 15 steps), each of them running EPA and keeping its polytope.
 //! * The polytope grows by the vertices each warm step adds: past [`MAX_VERTICES`] it is not
 //!   kept (the next contact step runs EPA and imports a fresh one).
+//! * The cache also holds the back-off of the curved cores' depth finish inside EPA
+//!   ([`ContactPolytope::finish_due`]): a finish that failed there at k steps in a row is not
+//!   called in the next 2^(k−1) − 1 EPA runs (at most 15); the caller never backs off with an
+//!   ellipsoid core. It only chooses which proven bracket EPA reports.
 
 use nalgebra::{Point3, Vector3};
 
