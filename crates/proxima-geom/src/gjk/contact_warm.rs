@@ -70,6 +70,10 @@
 //!   up to 15 steps), each of them running EPA and keeping its polytope.
 //! * The polytope grows by the vertices each warm step adds: past [`MAX_VERTICES`] it is not
 //!   kept (the next contact step runs EPA and imports a fresh one).
+//! * The cache also holds the back-off of the curved cores' depth finish inside EPA
+//!   ([`ContactPolytope::finish_due`]): a finish that failed there at k steps in a row is not
+//!   called in the next 2^(k−1) − 1 EPA runs (at most 15); the caller never backs off with an
+//!   ellipsoid core. It only chooses which proven bracket EPA reports.
 
 use nalgebra::{Point3, Vector3};
 
@@ -99,7 +103,7 @@ struct PairVertex {
 }
 
 /// The last contact step's polytope: support pairs and a closed surface of outward faces.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ContactPolytope {
     verts: Vec<PairVertex>,
     faces: Vec<[u32; 3]>,
@@ -122,7 +126,20 @@ pub(crate) struct ContactPolytope {
     /// [`ContactPolytope::seed_depth_face`]).
     face: WarmPairs,
     face_swapped: bool,
+    /// The slots of the faces in which the line along the depth normal crossed the surface at
+    /// the last step answered from it, in front and behind ([`NO_FACE`]: none): tried first by
+    /// the next step's search (the slots survive a step without expansion, and an expansion
+    /// renumbers them: a stale slot is only a face tested in vain).
+    crossings: [u32; 2],
+    /// Contact steps in a row whose EPA called the depth finish in vain, and EPA runs left
+    /// before the finish is tried there again (2^misses − 1, at most 15; see
+    /// [`ContactPolytope::finish_due`]).
+    finish_misses: u8,
+    finish_skip: u8,
 }
+
+/// No face slot (see `ContactPolytope::crossings`).
+const NO_FACE: u32 = u32::MAX;
 
 /// A face of the working surface: outward unit normal and plane offset once computed
 /// (`exact`), and a proven lower bound of the triangle's distance from the origin.
@@ -147,6 +164,25 @@ struct Scratch {
     /// The last warm depth's closest face (its index in `faces`) and scale.
     closest: usize,
     scale: f64,
+}
+
+impl Default for ContactPolytope {
+    fn default() -> Self {
+        Self {
+            verts: Vec::new(),
+            faces: Vec::new(),
+            bounds: Vec::new(),
+            swapped: false,
+            misses: 0,
+            skip: 0,
+            one_shot: false,
+            face: WarmPairs::EMPTY,
+            face_swapped: false,
+            crossings: [NO_FACE; 2],
+            finish_misses: 0,
+            finish_skip: 0,
+        }
+    }
 }
 
 thread_local! {
@@ -256,10 +292,36 @@ impl ContactPolytope {
         }
     }
 
+    /// Whether this step's EPA should call the depth finish (`depth.rs`) at its loose gap;
+    /// consumes one skipped run when not. A finish that fails inside EPA (a cylinder's rim
+    /// pressed in near a box edge, a box edge across a rim: no enclosed ball reaches the
+    /// depth) tends to fail again at the next poses, and costs about a third of that EPA;
+    /// after k such steps in a row the next 2^k − 1 runs (at most 15) expand to the
+    /// tolerance on their own. EPA's bracket is proven either way: this only chooses which
+    /// proven bracket is reported.
+    pub(crate) fn finish_due(&mut self) -> bool {
+        if self.finish_skip > 0 {
+            self.finish_skip -= 1;
+            return false;
+        }
+        true
+    }
+
+    /// Records whether the depth finish, called inside this step's EPA, closed its bracket.
+    pub(crate) fn record_finish(&mut self, closed: bool) {
+        if closed {
+            self.finish_misses = 0;
+        } else {
+            self.finish_misses = self.finish_misses.saturating_add(1);
+            self.finish_skip = (1u8 << (self.finish_misses.min(5) - 1)) - 1;
+        }
+    }
+
     fn clear(&mut self) {
         self.verts.clear();
         self.faces.clear();
         self.bounds.clear();
+        self.crossings = [NO_FACE; 2];
     }
 
     /// Whether a surface is kept.
@@ -284,6 +346,26 @@ impl ContactPolytope {
         B: SupportMap + ?Sized,
         F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
     {
+        self.attempt(diff, swapped, scale, settings, finish, true)
+    }
+
+    /// [`Self::warm_depth`]; the witnesses of the closest face (the origin projected onto it)
+    /// only when `witnesses` is set: [`Self::warm_contact`] takes its common point from the
+    /// surface's crossings instead, and leaves the output's witnesses at the origin.
+    fn attempt<A, B, F>(
+        &mut self,
+        diff: &mut Difference<'_, A, B>,
+        swapped: bool,
+        scale: f64,
+        settings: &GjkSettings,
+        finish: &mut F,
+        witnesses: bool,
+    ) -> Option<EpaOutput>
+    where
+        A: SupportMap + ?Sized,
+        B: SupportMap + ?Sized,
+        F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
+    {
         if self.skip > 0 {
             self.skip -= 1;
             return None;
@@ -293,7 +375,7 @@ impl ContactPolytope {
         }
         let out = SCRATCH.with(|cell| {
             let mut scratch = cell.try_borrow_mut().ok()?;
-            self.expand(diff, swapped != self.swapped, scale, settings, finish, &mut scratch)
+            self.expand(diff, swapped != self.swapped, scale, settings, finish, witnesses, &mut scratch)
         });
         if out.is_none() {
             self.clear();
@@ -337,13 +419,15 @@ impl ContactPolytope {
         B: SupportMap + ?Sized,
         F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
     {
-        let e = self.warm_depth(diff, swapped, 0.0, settings, finish)?;
+        let e = self.attempt(diff, swapped, 0.0, settings, finish, false)?;
         if !super::gt(e.lower, 0.0) {
             return None;
         }
         SCRATCH.with(|cell| {
             let scratch = cell.try_borrow().ok()?;
-            let (qa, qb) = enclosing_pair(&scratch.verts, &scratch.faces, scratch.closest, &e.normal)?;
+            let (qa, qb, crossings) =
+                enclosing_pair(&scratch.verts, &scratch.faces, scratch.closest, self.crossings, &e.normal)?;
+            self.crossings = crossings;
             Some((e, qa, qb, scratch.scale))
         })
     }
@@ -355,6 +439,7 @@ impl ContactPolytope {
         scale: f64,
         settings: &GjkSettings,
         finish: &mut F,
+        witnesses: bool,
         scratch: &mut Scratch,
     ) -> Option<EpaOutput>
     where
@@ -496,6 +581,7 @@ impl ContactPolytope {
         // Keep the surface for the next step: the points just read, the faces' bounds.
         let (normal, point_a, point_b) = match best {
             Some(b) => b,
+            None if !witnesses => (faces[ci].n, Point3::origin(), Point3::origin()),
             None => {
                 let f = faces[ci];
                 let mut s = Simplex::of_face(verts, &f.idx);
@@ -574,23 +660,29 @@ fn least_computed(faces: &mut [Face], verts: &[Vertex]) -> Option<usize> {
 }
 
 /// Where the line along the depth normal crosses a face: the distance from the origin, the
-/// barycentric weights, the face's vertex indices.
-type Crossing = (f64, [f64; 3], [u32; 3]);
+/// barycentric weights, the face's vertex indices, the face's slot.
+type Crossing = (f64, [f64; 3], [u32; 3], u32);
 
 /// The weights of the origin over the vertices of the two faces the line along `n` crosses
 /// (see [`ContactPolytope::warm_contact`]), applied to the vertices' support points of A and
-/// of B; `None` when no crossing is found on one side. The closest face (`closest`, whose
-/// normal `n` is: the line meets its plane at the depth's lower end) is tried first.
+/// of B, and the slots of the two faces (front, behind); `None` when no crossing is found on
+/// one side. The closest face (`closest`, whose normal `n` is: the line meets its plane at
+/// the depth's lower end) is tried first, then the faces of the last step's crossings
+/// (`hints`, slots; [`NO_FACE`] or out of range: none), then every face. Any crossing on each
+/// side gives a common point (see [`ContactPolytope::warm_contact`]); the hints only make the
+/// search short (under small motions the line crosses the same faces again).
 fn enclosing_pair(
     verts: &[Vertex],
     faces: &[Face],
     closest: usize,
+    hints: [u32; 2],
     n: &Vector3<f64>,
-) -> Option<(Point3<f64>, Point3<f64>)> {
+) -> Option<(Point3<f64>, Point3<f64>, [u32; 2])> {
     // The crossing in front and behind.
     let mut sides: [Option<Crossing>; 2] = [None, None];
-    let first = faces.get(closest).into_iter();
-    for f in first.chain(faces.iter()) {
+    let first = [closest, hints[0] as usize, hints[1] as usize].into_iter();
+    for slot in first.chain(0..faces.len()) {
+        let Some(f) = faces.get(slot) else { continue };
         let [u, v, w] = f.idx.map(|i| verts.get(i as usize).map(|x| x.w));
         let (u, v, w) = (u?, v?, w?);
         // The weights det(n, v, w) : det(n, w, u) : det(n, u, v), of one sign exactly when
@@ -611,13 +703,13 @@ fn enclosing_pair(
         let s = n.dot(&(u * weights[0] + v * weights[1] + w * weights[2]));
         let side = usize::from(s < 0.0);
         if sides[side].is_none() && s != 0.0 && s.is_finite() {
-            sides[side] = Some((s.abs(), weights, f.idx));
+            sides[side] = Some((s.abs(), weights, f.idx, slot as u32));
         }
         if sides[0].is_some() && sides[1].is_some() {
             break;
         }
     }
-    let [Some((sf, wf, f)), Some((sb, wb, b))] = sides else { return None };
+    let [Some((sf, wf, f, front)), Some((sb, wb, b, behind))] = sides else { return None };
     let (kf, kb) = (sb / (sf + sb), sf / (sf + sb));
     let (mut qa, mut qb) = (Vector3::zeros(), Vector3::zeros());
     for (idx, weights, k) in [(f, wf, kf), (b, wb, kb)] {
@@ -628,7 +720,7 @@ fn enclosing_pair(
         }
     }
     let finite = |p: &Vector3<f64>| p.iter().all(|c| c.is_finite());
-    (finite(&qa) && finite(&qb)).then_some((Point3::from(qa), Point3::from(qb)))
+    (finite(&qa) && finite(&qb)).then_some((Point3::from(qa), Point3::from(qb), [front, behind]))
 }
 
 /// The support pair of vertex `v` (A's frame, B placed by `frame`).
