@@ -312,7 +312,7 @@ fn box_face_may_hold(
         let k = f / 2;
         let outward = if f % 2 == 0 { bx.lo[k] - c[k] } else { c[k] - bx.hi[k] };
         // NaN (bad input) keeps the face: the full test then decides as before.
-        !(outward <= threshold)
+        outward > threshold || outward.is_nan() || threshold.is_nan()
     })
 }
 
@@ -349,4 +349,52 @@ fn face_candidate(
         (v[j] - v[i]).cross(&(y - v[i])).dot(&normal) >= 0.0
     });
     inside.then_some((y, s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::distance_point_cuboid::PosedBox;
+    use super::*;
+    use nalgebra::Vector3;
+
+    /// A face the pre-test closes never has a candidate: over many box and ellipsoid poses
+    /// (centres near and far from the faces' planes), `face_candidate` returns nothing for
+    /// every closed face, and some faces are closed and some candidates found.
+    #[test]
+    fn closed_box_faces_have_no_candidate() {
+        let (mut closed, mut found) = (0, 0);
+        for k in 0..4000u32 {
+            let f = |m: u32| {
+                ((k.wrapping_mul(2_654_435_761).wrapping_add(m * 40_503) % 1000) as f64) / 500.0 - 1.0
+            };
+            let q = [f(1), f(2), f(3), f(4)];
+            let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let q = q.map(|x| x / norm);
+            let pb = Pose::from_quaternion(q, [0.3 * f(5), 0.2 * f(6), -0.1 * f(7)]).unwrap();
+            let qe = [f(8), f(9), f(10), f(11)];
+            let ne = qe.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let pe =
+                Pose::from_quaternion(qe.map(|x| x / ne), [3.0 * f(12), 3.0 * f(13), 3.0 * f(14)]).unwrap();
+            let radii =
+                Vector3::new(0.2 + 0.5 * f(15).abs(), 0.1 + 0.3 * f(16).abs(), 0.3 + 0.2 * f(17).abs());
+            let bx =
+                PosedBox { pose: pb, lo: Vector3::new(-0.5, -0.3, -0.7), hi: Vector3::new(0.6, 0.3, 0.2) };
+            let v: [Point3<f64>; 8] = core::array::from_fn(|i| {
+                let pick = |a: usize| if i & (1 << a) != 0 { bx.hi[a] } else { bx.lo[a] };
+                bx.pose.transform_point(&Point3::new(pick(0), pick(1), pick(2)))
+            });
+            let inside = bx.pose.transform_point(&Point3::from((bx.lo + bx.hi) * 0.5));
+            let open = box_face_may_hold(&bx, radii, &pe);
+            for (face, is_open) in BOX_FACES.iter().zip(open) {
+                let corners = face.map(|i| v[i]);
+                let hit = face_candidate(&corners, Some(&inside), &radii, pe.rotation(), pe.translation());
+                found += usize::from(hit.is_some());
+                if !is_open {
+                    closed += 1;
+                    assert!(hit.is_none(), "closed face has a candidate (case {k})");
+                }
+            }
+        }
+        assert!(closed > 1000 && found > 50, "closed {closed}, found {found}");
+    }
 }
