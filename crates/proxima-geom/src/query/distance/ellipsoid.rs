@@ -111,6 +111,10 @@ struct Corners {
     /// A point inside (a box's centre): faces count only from outside; `None` for a flat
     /// triangle (either side).
     inside: Option<Point3<f64>>,
+    /// Per face, whether its candidate may exist: `false` only when the ellipsoid's centre is
+    /// provably too near the face's plane (or behind it) for the ellipsoid to lie strictly
+    /// outside ([`box_face_may_hold`]); always `true` for a triangle.
+    face_open: [bool; 6],
 }
 
 const TRIANGLE_EDGES: [(usize, usize); 3] = [(0, 1), (1, 2), (2, 0)];
@@ -173,6 +177,7 @@ pub(crate) fn distance_apart(
                 faces: &TRIANGLE_FACES,
                 face_len: 3,
                 inside: None,
+                face_open: [true; 6],
             })
         }
         _ => {
@@ -182,7 +187,16 @@ pub(crate) fn distance_apart(
                 bx.pose.transform_point(&Point3::new(pick(0), pick(1), pick(2)))
             });
             let inside = Some(bx.pose.transform_point(&Point3::from((bx.lo + bx.hi) * 0.5)));
-            Some(Corners { points, len: 8, edges: &BOX_EDGES, faces: &BOX_FACES, face_len: 4, inside })
+            let face_open = box_face_may_hold(&bx, radii, pb);
+            Some(Corners {
+                points,
+                len: 8,
+                edges: &BOX_EDGES,
+                faces: &BOX_FACES,
+                face_len: 4,
+                inside,
+                face_open,
+            })
         }
     };
     let (qa, qb, steps, radius, corners) = match polytope {
@@ -192,13 +206,23 @@ pub(crate) fn distance_apart(
             let (x, y, steps) = segment(&p, &q)?;
             let mut points = [q; 8];
             points[0] = p;
-            (x, y, steps, r, Corners { points, len: 2, edges: &[], faces: &[], face_len: 0, inside: None })
+            let face_open = [false; 6];
+            (
+                x,
+                y,
+                steps,
+                r,
+                Corners { points, len: 2, edges: &[], faces: &[], face_len: 0, inside: None, face_open },
+            )
         }
         Some(poly) => {
             let v = &poly.points[..poly.len];
             // A face candidate, when one exists, is proven closest by the separation along
             // the face normal (checked below with the others).
-            let face = poly.faces.iter().find_map(|f| {
+            let face = poly.faces.iter().zip(poly.face_open).find_map(|(f, open)| {
+                if !open {
+                    return None;
+                }
                 let mut corners = [v[0]; 4];
                 for (k, &i) in f[..poly.face_len].iter().enumerate() {
                     corners[k] = v[i];
@@ -257,6 +281,41 @@ pub(crate) fn distance_apart(
     ))
 }
 
+/// For each face of a box (in [`BOX_FACES`] order: axis k's lower then upper face, k = x, y,
+/// z), whether [`face_candidate`] can return a pair for it against the ellipsoid (radii, pose).
+///
+/// A candidate needs the support point of the ellipsoid along the face's inward normal −m to
+/// lie strictly outside the plane: height = m·(c − v₀) − |D Rᵀm| > 0, and |D Rᵀm| ≥
+/// r_min (1 − ε_e) with ε_e the ellipsoid rotation's orthonormality error. In the box frame
+/// the centre's outward distance from face (k, lower) is lo_k − c_k, from (k, upper) c_k − hi_k
+/// (c = the box pose's inverse applied to the world centre); the world plane spanned by the
+/// transformed corners differs from it by at most a few ε_b (the box rotation's
+/// orthonormality error) times the coordinates' magnitude, and every rounding on either side
+/// is below 1e-12 of it. So a face whose outward distance is at most
+/// r_min − (1e-9 + 8 (ε_b + ε_e)) × scale has a computed height ≤ 0 and no candidate: it is
+/// skipped with the same answer (the first face that holds is unchanged).
+fn box_face_may_hold(
+    bx: &super::distance_point_cuboid::PosedBox,
+    radii: nalgebra::Vector3<f64>,
+    pe: &Pose,
+) -> [bool; 6] {
+    let c = bx.pose.inverse_transform_point(&Point3::from(*pe.translation()));
+    let r_min = radii.min();
+    let scale = pe.translation().norm()
+        + bx.pose.translation().norm()
+        + bx.lo.abs().max()
+        + bx.hi.abs().max()
+        + radii.max();
+    let margin = (1e-9 + 8.0 * (bx.pose.orthonormality_error() + pe.orthonormality_error())) * scale;
+    let threshold = r_min - margin;
+    core::array::from_fn(|f| {
+        let k = f / 2;
+        let outward = if f % 2 == 0 { bx.lo[k] - c[k] } else { c[k] - bx.hi[k] };
+        // NaN (bad input) keeps the face: the full test then decides as before.
+        outward > threshold || outward.is_nan() || threshold.is_nan()
+    })
+}
+
 /// The face candidate of a convex world polygon `v` (cyclic order) against the ellipsoid
 /// (radii, rotation, centre): the ellipsoid's point deepest towards the polygon's plane and
 /// its projection onto the plane, when the ellipsoid lies strictly on one side (the outer
@@ -290,4 +349,52 @@ fn face_candidate(
         (v[j] - v[i]).cross(&(y - v[i])).dot(&normal) >= 0.0
     });
     inside.then_some((y, s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::distance_point_cuboid::PosedBox;
+    use super::*;
+    use nalgebra::Vector3;
+
+    /// A face the pre-test closes never has a candidate: over many box and ellipsoid poses
+    /// (centres near and far from the faces' planes), `face_candidate` returns nothing for
+    /// every closed face, and some faces are closed and some candidates found.
+    #[test]
+    fn closed_box_faces_have_no_candidate() {
+        let (mut closed, mut found) = (0, 0);
+        for k in 0..4000u32 {
+            let f = |m: u32| {
+                ((k.wrapping_mul(2_654_435_761).wrapping_add(m * 40_503) % 1000) as f64) / 500.0 - 1.0
+            };
+            let q = [f(1), f(2), f(3), f(4)];
+            let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let q = q.map(|x| x / norm);
+            let pb = Pose::from_quaternion(q, [0.3 * f(5), 0.2 * f(6), -0.1 * f(7)]).unwrap();
+            let qe = [f(8), f(9), f(10), f(11)];
+            let ne = qe.iter().map(|x| x * x).sum::<f64>().sqrt();
+            let pe =
+                Pose::from_quaternion(qe.map(|x| x / ne), [3.0 * f(12), 3.0 * f(13), 3.0 * f(14)]).unwrap();
+            let radii =
+                Vector3::new(0.2 + 0.5 * f(15).abs(), 0.1 + 0.3 * f(16).abs(), 0.3 + 0.2 * f(17).abs());
+            let bx =
+                PosedBox { pose: pb, lo: Vector3::new(-0.5, -0.3, -0.7), hi: Vector3::new(0.6, 0.3, 0.2) };
+            let v: [Point3<f64>; 8] = core::array::from_fn(|i| {
+                let pick = |a: usize| if i & (1 << a) != 0 { bx.hi[a] } else { bx.lo[a] };
+                bx.pose.transform_point(&Point3::new(pick(0), pick(1), pick(2)))
+            });
+            let inside = bx.pose.transform_point(&Point3::from((bx.lo + bx.hi) * 0.5));
+            let open = box_face_may_hold(&bx, radii, &pe);
+            for (face, is_open) in BOX_FACES.iter().zip(open) {
+                let corners = face.map(|i| v[i]);
+                let hit = face_candidate(&corners, Some(&inside), &radii, pe.rotation(), pe.translation());
+                found += usize::from(hit.is_some());
+                if !is_open {
+                    closed += 1;
+                    assert!(hit.is_none(), "closed face has a candidate (case {k})");
+                }
+            }
+        }
+        assert!(closed > 1000 && found > 50, "closed {closed}, found {found}");
+    }
 }
