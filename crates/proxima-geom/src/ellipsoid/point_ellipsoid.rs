@@ -265,15 +265,21 @@ fn secular(radii: &[f64], point: &[f64], amin: f64, s: f64, skip_min: bool) -> (
         if skip_min && radii[i] == amin {
             continue;
         }
-        let q = radii[i] / amin;
-        let ri = q * q;
-        let zi = point[i].abs() / radii[i];
+        let (ri, zi) = term_parts(radii[i], point[i], amin);
         let den = s + (ri - 1.0);
         let t = ri * zi / den;
         f += t * t;
         df -= 2.0 * t * t / den;
     }
     (f, df)
+}
+
+/// One secular term's parts for radius `radius` and coordinate `coordinate`: rᵢ = (aᵢ/a_min)²
+/// and zᵢ = |pᵢ|/aᵢ, shared by [`secular`] and [`CachedTerms`] so both round alike.
+#[inline(always)]
+fn term_parts(radius: f64, coordinate: f64, amin: f64) -> (f64, f64) {
+    let q = radius / amin;
+    (q * q, coordinate.abs() / radius)
 }
 
 /// Dimensions up to which [`CachedTerms`] holds the secular terms.
@@ -305,9 +311,7 @@ impl CachedTerms {
             if skip_min && radii[i] == amin {
                 continue;
             }
-            let q = radii[i] / amin;
-            let ri = q * q;
-            let zi = point[i].abs() / radii[i];
+            let (ri, zi) = term_parts(radii[i], point[i], amin);
             terms.numerator[k] = ri * zi;
             terms.offset[k] = ri - 1.0;
             k += 1;
