@@ -44,7 +44,7 @@ use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
 use crate::shape::Shape;
 use crate::shape::onto_placed::{Part, clamp_local, either_off_orthonormal};
-use crate::shape::{ConvexPolytope, LANES_MIN_VERTICES};
+use crate::shape::{ConvexPolytope, HILL_CLIMB_MIN_VERTICES, LANES_MIN_VERTICES};
 
 /// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
 /// orientation is converted when the canonical order flipped since the last call). EPA runs
@@ -690,7 +690,7 @@ fn run_polished(
         }
     }
     let loose = GjkSettings { tolerance: settings.tolerance.max(polish_from(diff.a, diff.b)), ..*settings };
-    let mut r = run(diff, init, &loose, Mode::Distance);
+    let mut r = run_cores(diff, init, &loose);
     let target = settings.tolerance * r.scale;
     if r.status != GjkStatus::Converged || r.upper - r.lower <= target {
         return r;
@@ -723,9 +723,87 @@ fn run_polished(
     for (d, v) in resume.simplex_dirs.iter_mut().zip(&r.simplex.v[..r.simplex.len]) {
         *d = v.d;
     }
-    let mut full = run(diff, &resume, settings, Mode::Distance);
+    let mut full = run_cores(diff, &resume, settings);
     full.iterations += r.iterations;
     full
+}
+
+/// A distance run between the cores, monomorphized for a scanned polytope against a curved
+/// core: a [`VertexCloud`] under one `pulp` dispatch for the whole run (its scans inlined
+/// into the loop with the dispatched instruction set) against a [`CurvedCore`], instead of
+/// the `CoreShape` variant match and a per-query dispatch of the scan at every support
+/// query. The same support points, hints and iterates as through `CoreShape` (the cloud
+/// scans with the same lanes or vertex by vertex, and below [`HILL_CLIMB_MIN_VERTICES`] it
+/// never climbs: see `VertexCloud`), so the same run bit for bit. Other pairs run as given.
+fn run_cores(
+    diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    start: &Start,
+    settings: &GjkSettings,
+) -> Run {
+    let small = |p: &ConvexPolytope| p.vertices().len() < HILL_CLIMB_MIN_VERTICES;
+    let curved = |c: &CoreShape<'_>| matches!(c, CoreShape::Whole(Shape::Cylinder(_) | Shape::Ellipsoid(_)));
+    let (flat_is_a, p, other) = match (*diff.a, *diff.b) {
+        (CoreShape::Scanned(p), CoreShape::Whole(s)) if small(p) && curved(diff.b) => (true, p, s),
+        (CoreShape::Whole(s), CoreShape::Scanned(p)) if small(p) && curved(diff.a) => (false, p, s),
+        _ => return run(diff, start, settings, Mode::Distance),
+    };
+    let hints = (diff.hint_a, diff.hint_b);
+    let op = CurvedRun {
+        polytope: p,
+        curved: CurvedCore(other),
+        flat_is_a,
+        frame: diff.frame,
+        hints,
+        start,
+        settings,
+    };
+    let r = if p.vertices().len() < LANES_MIN_VERTICES {
+        pulp::WithSimd::with_simd(op, pulp::Scalar::new())
+    } else {
+        pulp::Arch::new().dispatch(op)
+    };
+    // The hints the run left, as a run on the cores themselves leaves them.
+    (diff.hint_a, diff.hint_b) = (r.hint_a, r.hint_b);
+    r
+}
+
+/// A cylinder or ellipsoid core as a support map of its own type (the `CoreShape::Whole`
+/// answer, without the core variant's match): see [`run_cores`].
+struct CurvedCore<'s>(&'s Shape);
+
+impl SupportMap for CurvedCore<'_> {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        self.0.local_support_hinted(m, hint).unwrap_or_else(Point3::origin)
+    }
+}
+
+/// The run of [`run_cores`] as a `pulp` operation.
+struct CurvedRun<'q> {
+    polytope: &'q ConvexPolytope,
+    curved: CurvedCore<'q>,
+    flat_is_a: bool,
+    frame: RelativeFrame,
+    hints: (u32, u32),
+    start: &'q Start,
+    settings: &'q GjkSettings,
+}
+
+impl pulp::WithSimd for CurvedRun<'_> {
+    type Output = Run;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) -> Run {
+        let cloud = VertexCloud { polytope: self.polytope, simd };
+        let (frame, (hint_a, hint_b)) = (self.frame, self.hints);
+        if self.flat_is_a {
+            let mut d = Difference { a: &cloud, b: &self.curved, frame, hint_a, hint_b };
+            run(&mut d, self.start, self.settings, Mode::Distance)
+        } else {
+            let mut d = Difference { a: &self.curved, b: &cloud, frame, hint_a, hint_b };
+            run(&mut d, self.start, self.settings, Mode::Distance)
+        }
+    }
 }
 
 /// A cold start for pairs with a cylinder core: v = p − q for the closest points p, q of the
