@@ -817,8 +817,51 @@ impl<S: pulp::Simd> PairRuns for CloudCurved<'_, S> {
     }
 }
 
-/// A cylinder or ellipsoid core as a support map of its own type (the `CoreShape::Whole`
-/// answer, without the core variant's match): see [`CloudCurved`].
+/// Two whole shapes (cylinders, ellipsoids, cones, boxes, triangles…): their support queries
+/// as [`CurvedCore`]s, without the core variant's match at every query (the same answers and
+/// hints as through `CoreShape::Whole`).
+struct WholePair<'q> {
+    a: CurvedCore<'q>,
+    b: CurvedCore<'q>,
+}
+
+impl PairSupport for WholePair<'_> {
+    #[inline(always)]
+    fn support(
+        &mut self,
+        diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        d: &Vector3<f64>,
+    ) -> Vertex {
+        let (frame, hint_a, hint_b) = (diff.frame, diff.hint_a, diff.hint_b);
+        let x = Difference { a: &self.a, b: &self.b, frame, hint_a, hint_b }.support(d);
+        (diff.hint_a, diff.hint_b) = (x.ha, x.hb);
+        x
+    }
+}
+
+impl PairRuns for WholePair<'_> {
+    #[inline(always)]
+    fn run(
+        &mut self,
+        diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        start: &Start,
+        settings: &GjkSettings,
+    ) -> Run {
+        let (frame, hint_a, hint_b) = (diff.frame, diff.hint_a, diff.hint_b);
+        let r = run(
+            &mut Difference { a: &self.a, b: &self.b, frame, hint_a, hint_b },
+            start,
+            settings,
+            Mode::Distance,
+        );
+        (diff.hint_a, diff.hint_b) = (r.hint_a, r.hint_b);
+        r
+    }
+}
+
+/// A whole shape's core (a cylinder or an ellipsoid, or any shape that is its own core) as a
+/// support map of its own type (the `CoreShape::Whole` answer, without the core variant's
+/// match): see [`CloudCurved`], [`WholePair`].
 struct CurvedCore<'s>(&'s Shape);
 
 impl SupportMap for CurvedCore<'_> {
@@ -830,8 +873,9 @@ impl SupportMap for CurvedCore<'_> {
 
 /// [`run_polished`] with the pair's supports monomorphized where [`CloudCurved`] applies (a
 /// scanned polytope of fewer than [`HILL_CLIMB_MIN_VERTICES`] vertices against a cylinder or
-/// an ellipsoid: one `pulp` dispatch for the query), through the cores otherwise. Mixed
-/// workload, callgrind per query: convex–cylinder 22934 → 21191 with the runs alone.
+/// an ellipsoid: one `pulp` dispatch for the query), as a [`WholePair`] for two whole shapes,
+/// through the cores otherwise. Mixed workload, callgrind per query: convex–cylinder
+/// 22934 → 21191 with the runs alone.
 fn run_polished_dispatched(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     init: &Start,
@@ -844,6 +888,10 @@ fn run_polished_dispatched(
     let (flat_is_a, polytope, other) = match (*diff.a, *diff.b) {
         (CoreShape::Scanned(p), CoreShape::Whole(s)) if small(p) && curved(diff.b) => (true, p, s),
         (CoreShape::Whole(s), CoreShape::Scanned(p)) if small(p) && curved(diff.a) => (false, p, s),
+        (CoreShape::Whole(a), CoreShape::Whole(b)) => {
+            let mut pair = WholePair { a: CurvedCore(a), b: CurvedCore(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
         _ => return run_polished(&mut CoreSupport, diff, init, settings, newton_first, polished),
     };
     let op = PolishedRun { polytope, curved: other, flat_is_a, diff, init, settings, newton_first, polished };
