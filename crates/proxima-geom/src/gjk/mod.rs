@@ -55,8 +55,8 @@ pub(crate) use contact_warm::ContactPolytope;
 pub(crate) use depth::{depth_newton, finish_curved};
 pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
 pub(crate) use epa::{Finish, no_finish, penetration_above};
-pub(crate) use polish::{Eval, NearContact, Polished, is_curved, polish, polish_probed};
-pub(crate) use simplex::{Simplex, closest_to_origin};
+pub(crate) use polish::{CoreSupport, Eval, NearContact, PairSupport, Polished, is_curved, polish_probed};
+pub(crate) use simplex::{Simplex, Vertex, closest_to_origin};
 pub(crate) use support::{
     COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,
     core_of, scan_support, scanned_hint, warm_hint,

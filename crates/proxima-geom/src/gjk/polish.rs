@@ -62,9 +62,37 @@
 use nalgebra::{Matrix2, Matrix3, Point3, Vector2, Vector3};
 
 use super::gt;
-use super::simplex::{Simplex, closest_to_origin};
+use super::simplex::{Simplex, Vertex, closest_to_origin};
 use super::support::{CoreShape, Difference};
 use crate::shape::Shape;
+
+/// The support queries of the pair the polish runs on: the pair's own (`CoreShape`'s,
+/// [`CoreSupport`]) or a version of them monomorphized for the pair's shape types (the same
+/// points and hints: `query/distance/gjk.rs`), which the features, Hessians and witnesses
+/// never see (they read the cores of the [`Difference`]).
+pub(crate) trait PairSupport {
+    /// `diff.support(d)`: the point of A − B minimizing d·x, with its support points; the
+    /// hints left in `diff`.
+    fn support(
+        &mut self,
+        diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        d: &Vector3<f64>,
+    ) -> Vertex;
+}
+
+/// The cores' own support queries.
+pub(crate) struct CoreSupport;
+
+impl PairSupport for CoreSupport {
+    #[inline(always)]
+    fn support(
+        &mut self,
+        diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        d: &Vector3<f64>,
+    ) -> Vertex {
+        diff.support(d)
+    }
+}
 
 /// Newton steps tried before giving up.
 const MAX_STEPS: u32 = 6;
@@ -460,8 +488,13 @@ fn is_polyhedral(core: &CoreShape<'_>) -> bool {
 
 /// g(n) from the support points, and the witnesses moved within their support sets (side
 /// segment, cap disk) towards the other shape's witness.
-fn evaluate(diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3<f64>, f: &Features) -> Eval {
-    let x = diff.support(&-n);
+fn evaluate<P: PairSupport>(
+    diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    sup: &mut P,
+    n: &Vector3<f64>,
+    f: &Features,
+) -> Eval {
+    let x = sup.support(diff, &-n);
     let g = -n.dot(&x.w);
     let (mut a, mut b) = (x.a, x.b);
     if f.a != Feature::Smooth {
@@ -577,7 +610,7 @@ pub(crate) fn polish<T: Bracket>(
     seed: T,
     target: f64,
 ) -> Option<T> {
-    polish_probed(diff, n0, simplex, seed, target, None)
+    polish_probed(diff, &mut CoreSupport, n0, simplex, seed, target, None)
 }
 
 /// As [`polish`], with `at_n0` the evaluation at `n0` when the caller has it already (GJK's
@@ -588,15 +621,16 @@ pub(crate) fn polish<T: Bracket>(
 /// (cylinder–ellipsoid, capsule–cylinder: the Newton-first pairs). It steers the first
 /// Newton step only; every bound after it is evaluated afresh, and its own bounds are the
 /// caller's (the seed's) already.
-pub(crate) fn polish_probed<T: Bracket>(
+pub(crate) fn polish_probed<T: Bracket, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    sup: &mut P,
     n0: Vector3<f64>,
     simplex: &Simplex,
     seed: T,
     target: f64,
     at_n0: Option<Eval>,
 ) -> Option<T> {
-    let failed = match polish_at(diff, n0, simplex, seed, target, seed.kink(), at_n0) {
+    let failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), at_n0) {
         Ok(done) => return Some(done),
         Err(failed) => failed,
     };
@@ -605,11 +639,11 @@ pub(crate) fn polish_probed<T: Bracket>(
     }
     if let Some(Failure { n, kinked, a, b }) = failed
         && let Some((n1, kink)) = retry_direction(diff, &n, kinked, &a, &b)
-        && let Ok(done) = polish_at(diff, n1, simplex, seed, target, kink, None)
+        && let Ok(done) = polish_at(diff, sup, n1, simplex, seed, target, kink, None)
     {
         return Some(done);
     }
-    polish_caps(diff, &n0, simplex, seed, target)
+    polish_caps(diff, sup, &n0, simplex, seed, target)
 }
 
 /// Where a failed Newton run stopped: its last direction, whether it ran on a cylinder side's
@@ -700,8 +734,9 @@ const RETRY_KINK: f64 = 5e-2;
 /// cap disk, and the other core's support, or its side or cap point closest to that) are
 /// points of the cores, and the answer is kept only when they close the bracket to `target`.
 /// One support evaluation per cap, against a GJK run to the loose gap and more.
-fn polish_caps<T: Bracket>(
+fn polish_caps<T: Bracket, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    sup: &mut P,
     n0: &Vector3<f64>,
     simplex: &Simplex,
     seed: T,
@@ -726,7 +761,7 @@ fn polish_caps<T: Bracket>(
             continue;
         }
         let n = if along > 0.0 { axis } else { -axis };
-        if let Ok(done) = polish_at(diff, n, simplex, seed, target, KINK, None) {
+        if let Ok(done) = polish_at(diff, sup, n, simplex, seed, target, KINK, None) {
             return Some(done);
         }
     }
@@ -736,8 +771,10 @@ fn polish_caps<T: Bracket>(
 /// One Newton run of [`polish`] from `n0`, its features taken within `kink` of the kinks;
 /// on failure where it stopped, when it took Newton steps (see [`retry_direction`]).
 /// `at_n0`: see [`polish_probed`].
-fn polish_at<T: Bracket>(
+#[allow(clippy::too_many_arguments)]
+fn polish_at<T: Bracket, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    sup: &mut P,
     n0: Vector3<f64>,
     simplex: &Simplex,
     seed: T,
@@ -769,8 +806,8 @@ fn polish_at<T: Bracket>(
     }
     if f.a == Feature::ConeSide || f.b == Feature::ConeSide {
         return match (f.a, f.b) {
-            (Feature::ConeSide, Feature::Smooth) => cone_side(diff, n0, true, seed, target).ok_or(None),
-            (Feature::Smooth, Feature::ConeSide) => cone_side(diff, n0, false, seed, target).ok_or(None),
+            (Feature::ConeSide, Feature::Smooth) => cone_side(diff, sup, n0, true, seed, target).ok_or(None),
+            (Feature::Smooth, Feature::ConeSide) => cone_side(diff, sup, n0, false, seed, target).ok_or(None),
             _ => Err(None),
         };
     }
@@ -825,7 +862,7 @@ fn polish_at<T: Bracket>(
     let plain = (f.a, f.b) == (Feature::Smooth, Feature::Smooth) && flat.is_none();
     let mut e = match at_n0 {
         Some(x) if plain => x,
-        _ => evaluate(diff, &n, &f),
+        _ => evaluate(diff, sup, &n, &f),
     };
     if (f.a, f.b) == (Feature::Side, Feature::Side) {
         (e.a, e.b) = side_side(diff, &e.a, &e.b).ok_or(None)?;
@@ -884,7 +921,7 @@ fn polish_at<T: Bracket>(
         let mut accepted = None;
         for _ in 0..=MAX_HALVINGS {
             let trial = onto_circle(&(n + tangent).normalize(), &constraint);
-            let te = evaluate(diff, &trial, &f);
+            let te = evaluate(diff, sup, &trial, &f);
             if te.g >= e.g {
                 accepted = Some((trial, te));
                 break;
@@ -922,8 +959,9 @@ fn polish_at<T: Bracket>(
 /// and Newton steps θ ← θ + (q·t)/(ρ (tᵀH t + q·(m − s ẑ)/ρ²)), halved while g decreases.
 /// The cone's witness is the point of the generator at θ (apex to rim point) closest to q.
 /// Every iterate's g is a lower bound and its witnesses lie in the shapes.
-fn cone_side<T: Bracket>(
+fn cone_side<T: Bracket, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+    sup: &mut P,
     n0: Vector3<f64>,
     cone_is_a: bool,
     seed: T,
@@ -941,10 +979,10 @@ fn cone_side<T: Bracket>(
     let m0 = to_cone(&n0);
     let mut theta = m0.y.atan2(m0.x);
     // g at θ, the witnesses (computation frame), and q (the other's support, cone frame).
-    let eval = |diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, theta: f64| {
+    let eval = |diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>, sup: &mut P, theta: f64| {
         let m = at(theta);
         let n = from_cone(&m);
-        let x = diff.support(&-n);
+        let x = sup.support(diff, &-n);
         let g = -n.dot(&x.w);
         let q = if cone_is_a { x.b.coords } else { rot.tr_mul(&(x.a.coords - t)) };
         // The generator's point closest to q.
@@ -957,7 +995,7 @@ fn cone_side<T: Bracket>(
         (Eval { n, g, grad: b - a, a, b, faces: [None, None] }, q, m)
     };
     let mut best = seed;
-    let (mut e, mut q, mut m) = eval(diff, theta);
+    let (mut e, mut q, mut m) = eval(diff, sup, theta);
     if best.tighten(diff, &e, target) {
         return Some(best);
     }
@@ -976,7 +1014,7 @@ fn cone_side<T: Bracket>(
         }
         let mut accepted = None;
         for _ in 0..=MAX_HALVINGS {
-            let trial = eval(diff, theta + dtheta);
+            let trial = eval(diff, sup, theta + dtheta);
             if trial.0.g >= e.g {
                 accepted = Some((theta + dtheta, trial));
                 break;
