@@ -35,7 +35,7 @@ use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, CoreShape, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache, GjkSettings, GjkStatus,
+    COLD_HINT, CelledCloud, CoreShape, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache, GjkSettings, GjkStatus,
     Mode, NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud,
     cold_core_of, contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved,
     no_finish, polish, polish_probed, run, store,
@@ -198,7 +198,10 @@ impl pulp::WithSimd for CloudQuery<'_> {
             let a = VertexCloud { polytope: self.a, simd };
             return self.between(&a, &PlacedCloud(&placed[..vb.len()]));
         }
-        let (a, b) = (VertexCloud { polytope: self.a, simd }, VertexCloud { polytope: self.b, simd });
+        // With the polytopes' support lists when they were prepared (`shape/cells_slot.rs`):
+        // the scan's supports bit for bit, read from a few vertices.
+        let a = CelledCloud { cloud: VertexCloud { polytope: self.a, simd }, cells: self.a.support_cells() };
+        let b = CelledCloud { cloud: VertexCloud { polytope: self.b, simd }, cells: self.b.support_cells() };
         self.between(&a, &b)
     }
 }
