@@ -35,10 +35,10 @@ use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, CelledCloud, CoreShape, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache, GjkSettings, GjkStatus,
-    Mode, NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap, VertexCloud,
-    cold_core_of, contact_floor, core_of, expand_warm, finish_curved, initial_direction, is_curved,
-    no_finish, polish, polish_probed, run, store,
+    COLD_HINT, CelledCloud, CoreShape, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache, GjkSettings,
+    GjkStatus, Mode, NearContact, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start, SupportMap,
+    VertexCloud, cold_core_of, contact_floor, core_of, expand_warm, finish_curved, initial_direction,
+    is_curved, no_finish, polish, polish_probed, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
