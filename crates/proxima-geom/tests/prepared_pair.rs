@@ -190,6 +190,7 @@ fn support_lists_leave_the_answers_unchanged() {
         assert!(!pair.prepare_for_rows(10), "too few rows for a {n}-vertex polytope");
         assert!(pair.prepare_for_rows(usize::MAX), "lists for {n} and {m} vertices");
         assert_eq!(a, plain_a, "the lists are not part of the shape");
+        assert_eq!(format!("{a:?}"), format!("{plain_a:?}"));
         for i in 0..400 {
             let spread = [0.05, 0.3, 0.6, 1.5][i % 4];
             let (pa, pb) = (random_pose::pose(&mut rng, spread), random_pose::pose(&mut rng, spread));

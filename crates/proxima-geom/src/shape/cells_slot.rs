@@ -22,7 +22,7 @@
 //!
 //! * Clouds the table does not serve (a single point, non-finite or extreme coordinates):
 //!   the slot holds `None` and runs scan, as before.
-//! * Equality of shapes ignores the slot (built or not, the shape is the same);
+//! * Equality and `{:?}` of shapes ignore the slot (built or not, the shape is the same);
 //!   a clone shares the built table.
 //! * Built at most once, from any thread (`OnceLock`); readers never wait for a build.
 
@@ -36,13 +36,21 @@ use crate::gjk::{NEAR_CLIMB_MIN_VERTICES, SupportCells};
 pub(crate) const CELLS_MAX_VERTICES: usize = NEAR_CLIMB_MIN_VERTICES;
 
 /// The support lists of one polytope: empty until [`CellsSlot::build`].
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub(crate) struct CellsSlot(OnceLock<Option<Arc<SupportCells>>>);
 
 impl PartialEq for CellsSlot {
     /// Always equal: the slot is a cache of the vertices, not part of the shape.
     fn eq(&self, _: &Self) -> bool {
         true
+    }
+}
+
+impl std::fmt::Debug for CellsSlot {
+    /// The same text built or not (a shape's `{:?}` does not change when a batch prepares it,
+    /// and does not print the table).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CellsSlot")
     }
 }
 
