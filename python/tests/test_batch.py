@@ -80,12 +80,13 @@ def test_rows_equal_single_calls_for_each_pair_family(rng, names, penetration_de
 
 
 def test_hull_batches_with_support_lists_equal_calls_on_a_fresh_hull(rng):
-    # Enough rows (32 per vertex) for the batch to build the hulls' support lists, which the
-    # shapes then keep: every row equals the single call on hulls built again from the same
-    # points (no lists), bit for bit, separated and intersecting rows alike.
-    points = sphere_points(rng, 24, (0.5, 0.4, 0.3))
+    # A hull large enough (128 vertices or more) and enough rows (32 per vertex) for the batch
+    # to build the hull's support lists, which the shape then keeps: every row equals the
+    # single call on a hull built again from the same points (no lists), bit for bit,
+    # separated and intersecting rows alike.
+    points = sphere_points(rng, 140, (0.5, 0.4, 0.3))
     a = proxima.ConvexHull(points)
-    Ta, Tb = poses(rng, 800, 0.3), poses(rng, 800, 0.3, center=(0.9, 0, 0))
+    Ta, Tb = poses(rng, 4500, 0.3), poses(rng, 4500, 0.3, center=(0.9, 0, 0))
     batch = proxima.distance_batch(a, Ta, a, Tb, threads=1)
     assert {"separated", "intersecting"} <= set(batch.status)
     fresh = proxima.ConvexHull(points)
