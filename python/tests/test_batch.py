@@ -79,6 +79,30 @@ def test_rows_equal_single_calls_for_each_pair_family(rng, names, penetration_de
             assert getattr(batch, f)[i].tobytes() == np.asarray(expected).tobytes(), (i, f)
 
 
+def test_hull_batches_with_support_lists_equal_calls_on_a_fresh_hull(rng):
+    # A hull large enough (128 vertices or more) and enough rows (32 per vertex) for the batch
+    # to build the hull's support lists, which the shape then keeps: every row equals the
+    # single call on a hull built again from the same points (no lists), bit for bit,
+    # separated and intersecting rows alike.
+    points = sphere_points(rng, 140, (0.5, 0.4, 0.3))
+    a = proxima.ConvexHull(points)
+    Ta, Tb = poses(rng, 4500, 0.3), poses(rng, 4500, 0.3, center=(0.9, 0, 0))
+    batch = proxima.distance_batch(a, Ta, a, Tb, threads=1)
+    assert {"separated", "intersecting"} <= set(batch.status)
+    fresh = proxima.ConvexHull(points)
+    for i in range(len(Ta)):
+        r = proxima.distance(fresh, Ta[i], fresh, Tb[i])
+        assert batch.status[i] == r.status
+        for f in FLOAT_FIELDS:
+            assert np.float64(getattr(batch, f)[i]).tobytes() == np.float64(getattr(r, f)).tobytes(), (i, f)
+        for f in POINT_FIELDS:
+            v = getattr(r, f)
+            expected = np.full(3, np.nan) if v is None else v
+            assert getattr(batch, f)[i].tobytes() == np.asarray(expected).tobytes(), (i, f)
+    assert proxima.distance_batch(a, Ta, a, Tb, threads=2) == batch
+    assert a == fresh
+
+
 def test_thread_count_changes_no_bit(rng):
     a, b = pair(rng)
     Ta, Tb = poses(rng, 2000), poses(rng, 2000, center=(0.8, 0, 0))

@@ -1,6 +1,6 @@
 //! Profiling aid: the rows of the Python `distance_batch` benchmark (`python/bench/bench_python.py`,
 //! batch section) through `PreparedPair::signed_distance`, the same path minus the numpy glue.
-//! Usage: `harness_batch_rows <box|flatbox|needlebox|ellipsoid|capsule> <rows> [dump]`; with `dump` it prints every
+//! Usage: `harness_batch_rows <box|flatbox|needlebox|ellipsoid|capsule|polytope> <rows> [dump]`; with `dump` it prints every
 //! row's value, bracket (shortest round-trip decimal, so equal text = equal bits) and path
 //! for old/new comparisons. Per-row instruction counts:
 //! `valgrind --tool=callgrind target/release/examples/harness_batch_rows box 4000`, then the
@@ -10,7 +10,7 @@
 
 use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 use proxima_geom::query::{PreparedPair, QuerySettings};
-use proxima_geom::shape::{Capsule, Cuboid, Ellipsoid};
+use proxima_geom::shape::{Capsule, ConvexPolytope, Cuboid, Ellipsoid};
 use proxima_geom::{Pose, Shape};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -44,6 +44,17 @@ fn main() {
         "needlebox" => Shape::Cuboid(Cuboid::new([1e-4, 1e-4, 0.5]).unwrap()),
         "ellipsoid" => Shape::Ellipsoid(Ellipsoid::new(half).unwrap()),
         "capsule" => Shape::Capsule(Capsule::new(0.3, 0.5).unwrap()),
+        // The hull of 64 points on the ellipsoid of semi-axes `half`, as the benchmark's.
+        "polytope" => {
+            let points: Vec<[f64; 3]> = (0..64)
+                .map(|_| {
+                    let p = Vector3::from_fn(|_, _| normal(&mut rng));
+                    let p = p / p.norm();
+                    [p.x * half[0], p.y * half[1], p.z * half[2]]
+                })
+                .collect();
+            Shape::ConvexPolytope(ConvexPolytope::hull_of(&points).unwrap())
+        }
         _ => panic!("kind"),
     };
     let poses: Vec<(Pose, Pose)> = (0..n)
@@ -51,6 +62,8 @@ fn main() {
         .collect();
     let settings = QuerySettings::default().with_penetration_depth(true);
     let pair = PreparedPair::new(&shape, &shape, &settings).unwrap();
+    // As `distance_batch` does (polytopes' support lists when the rows pay for them).
+    pair.prepare_for_rows(n);
     let mut acc = 0.0;
     for (i, (pa, pb)) in poses.iter().enumerate() {
         let sd = pair.signed_distance(pa, pb).unwrap();

@@ -3,7 +3,8 @@
 //! and their poses), random placements from far apart to deep overlap, and several settings
 //! (default, unsigned, forced GJK / LCP / closed form / ellipsoid, exact arithmetic), the
 //! prepared answer of `distance` and of `signed_distance` must be the one-off answer bit for
-//! bit (compared through `{:?}`, which tells −0.0 from 0.0), errors included.
+//! bit (compared through `{:?}`, which tells −0.0 from 0.0), errors included; and polytopes
+//! with their support lists (`prepare_for_rows`) against the same polytopes without them.
 
 #[path = "support/near_contact.rs"]
 mod near_contact;
@@ -159,4 +160,64 @@ fn an_unsupported_pair_fails_per_query_as_distance_does() {
     assert!(matches!(got, Err(GeomError::Unsupported { a: ShapeKind::Line, b: ShapeKind::Cuboid, .. })));
     assert_eq!(pair.shapes().0.kind(), ShapeKind::Line);
     assert_eq!(pair.settings(), &s);
+}
+
+/// The hull of `n` random points on an ellipsoid (semi-axes 0.5, 0.4, 0.3, scaled by `s`).
+fn ellipsoid_hull(rng: &mut SmallRng, n: usize, s: f64) -> ConvexPolytope {
+    use rand::Rng;
+    let points: Vec<[f64; 3]> = (0..n)
+        .map(|_| {
+            let p: [f64; 3] = std::array::from_fn(|_| rng.random_range(-1.0..1.0));
+            let norm = p.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-3);
+            [0.5 * s * p[0] / norm, 0.4 * s * p[1] / norm, 0.3 * s * p[2] / norm]
+        })
+        .collect();
+    ConvexPolytope::hull_of(&points).unwrap()
+}
+
+#[test]
+fn support_lists_leave_the_answers_unchanged() {
+    // Polytopes prepared for many rows (support lists) against the same polytopes built
+    // again without them: every answer bit for bit, from deep overlap (EPA) to well apart.
+    let mut rng = SmallRng::seed_from_u64(64);
+    for (n, m) in [(130, 180), (150, 40)] {
+        let (pa_shape, pb_shape) = (ellipsoid_hull(&mut rng, n, 1.0), ellipsoid_hull(&mut rng, m, 1.3));
+        let (plain_a, plain_b) =
+            (Shape::ConvexPolytope(pa_shape.clone()), Shape::ConvexPolytope(pb_shape.clone()));
+        let (a, b) = (Shape::ConvexPolytope(pa_shape), Shape::ConvexPolytope(pb_shape));
+        let s = QuerySettings::default();
+        let pair = PreparedPair::new(&a, &b, &s).unwrap();
+        assert!(!pair.prepare_for_rows(10), "too few rows for a {n}-vertex polytope");
+        assert!(pair.prepare_for_rows(usize::MAX), "lists for {n} vertices");
+        assert_eq!(a, plain_a, "the lists are not part of the shape");
+        assert_eq!(format!("{a:?}"), format!("{plain_a:?}"));
+        for i in 0..400 {
+            let spread = [0.05, 0.3, 0.6, 1.5][i % 4];
+            let (pa, pb) = (random_pose::pose(&mut rng, spread), random_pose::pose(&mut rng, spread));
+            let what = || format!("{n}–{m} vertices, poses {pa:?} {pb:?}");
+            assert_eq!(
+                text(&pair.signed_distance(&pa, &pb)),
+                text(&signed_distance(&plain_a, &pa, &plain_b, &pb, &s)),
+                "{}",
+                what()
+            );
+            assert_eq!(
+                text(&pair.distance(&pa, &pb)),
+                text(&distance(&plain_a, &pa, &plain_b, &pb, &s)),
+                "{}",
+                what()
+            );
+        }
+    }
+    // Small polytopes (the scan is faster), large ones (whose runs may climb) and other
+    // kinds get none.
+    let small = Shape::ConvexPolytope(ellipsoid_hull(&mut rng, 64, 1.0));
+    assert!(
+        !PreparedPair::new(&small, &small, &QuerySettings::default()).unwrap().prepare_for_rows(usize::MAX)
+    );
+    let big = Shape::ConvexPolytope(ellipsoid_hull(&mut rng, 400, 1.0));
+    let cube = Shape::Cuboid(Cuboid::new([0.5; 3]).unwrap());
+    let s = QuerySettings::default();
+    assert!(!PreparedPair::new(&big, &big, &s).unwrap().prepare_for_rows(usize::MAX));
+    assert!(!PreparedPair::new(&cube, &cube, &s).unwrap().prepare_for_rows(usize::MAX));
 }

@@ -383,7 +383,13 @@ pub fn distance_batch(
                 }
             }
         };
-        py.detach(|| catch(|| fill(columns, threads, &leaf)))?.map_err(InternalError::new_err)?;
+        // Per-shape structures the rows pay for (polytopes' support lists), built once before
+        // the rows are split between threads.
+        let run = || {
+            pair.prepare_for_rows(n);
+            fill(columns, threads, &leaf)
+        };
+        py.detach(|| catch(run))?.map_err(InternalError::new_err)?;
         match failure.into_inner() {
             None => {}
             Some((i, RowError::PoseA(e))) => return Err(pose_error(&e, "Ta", i)),

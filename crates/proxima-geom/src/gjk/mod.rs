@@ -58,8 +58,8 @@ pub(crate) use epa::{Finish, no_finish, penetration_above};
 pub(crate) use polish::{CoreSupport, Eval, NearContact, PairSupport, Polished, is_curved, polish_probed};
 pub(crate) use simplex::{Simplex, Vertex, closest_to_origin};
 pub(crate) use support::{
-    COLD_HINT, CoreShape, Difference, PlacedCloud, RelativeFrame, SCANNED, VertexCloud, cold_core_of,
-    core_of, scan_support, scanned_hint, warm_hint,
+    COLD_HINT, CelledCloud, CoreShape, Difference, NEAR_CLIMB_MIN_VERTICES, PlacedCloud, RelativeFrame,
+    SCANNED, VertexCloud, cold_core_of, core_of, scan_support, scanned_hint, warm_hint,
 };
 pub(crate) use warm::expand_warm;
 

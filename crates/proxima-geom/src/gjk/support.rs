@@ -248,7 +248,7 @@ const NEAR_CLIMB_MOVES: u32 = 4;
 /// (best of each, 3 interleaved rounds), and no gain on the robot hull tracks' cold steps
 /// (median step over 5 rounds 1332 → 1342 ns; iiwa hulls of 253–315 vertices scanned too):
 /// 1.3% on one workload is within what layout moves, kept at 192.
-const NEAR_CLIMB_MIN_VERTICES: usize = 192;
+pub(crate) const NEAR_CLIMB_MIN_VERTICES: usize = 192;
 
 /// Below this many vertices a cold query scans a polytope with the vector scan rather than
 /// hill-climbing, when the processor has it ([`lanes_available`]). Measured with

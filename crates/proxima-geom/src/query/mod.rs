@@ -83,7 +83,7 @@ mod verify;
 use crate::pose::Pose;
 use crate::shape::Shape;
 pub use facet_tracking::{Dqp3ShapeTracker, FacetShape, distance_facet_shapes};
-pub use prepared::PreparedPair;
+pub use prepared::{CELLS_MIN_ROWS_PER_VERTEX, CELLS_MIN_VERTICES, PreparedPair};
 
 /// Which algorithm answers a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

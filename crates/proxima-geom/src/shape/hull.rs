@@ -189,6 +189,7 @@ impl ConvexHull {
             vertices: self.vertices.clone(),
             adjacency: None,
             table: None,
+            cells: Default::default(),
         }
         .with_adjacency(adjacency)
     }

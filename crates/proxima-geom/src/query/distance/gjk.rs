@@ -42,10 +42,10 @@ use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
-    COLD_HINT, CoreShape, CoreSupport, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache, GjkSettings,
-    GjkStatus, Mode, NearContact, PairSupport, PlacedCloud, Polished, RelativeFrame, Run, Simplex, Start,
-    SupportMap, Vertex, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm, finish_curved,
-    initial_direction, is_curved, no_finish, polish_probed, run, store,
+    COLD_HINT, CelledCloud, CoreShape, CoreSupport, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache,
+    GjkSettings, GjkStatus, Mode, NearContact, PairSupport, PlacedCloud, Polished, RelativeFrame, Run,
+    Simplex, Start, SupportMap, Vertex, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
+    finish_curved, initial_direction, is_curved, no_finish, polish_probed, run, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -205,7 +205,10 @@ impl pulp::WithSimd for CloudQuery<'_> {
             let a = VertexCloud { polytope: self.a, simd };
             return self.between(&a, &PlacedCloud(&placed[..vb.len()]));
         }
-        let (a, b) = (VertexCloud { polytope: self.a, simd }, VertexCloud { polytope: self.b, simd });
+        // With the polytopes' support lists when they were prepared (`shape/cells_slot.rs`):
+        // the scan's supports bit for bit, read from a few vertices.
+        let a = CelledCloud { cloud: VertexCloud { polytope: self.a, simd }, cells: self.a.support_cells() };
+        let b = CelledCloud { cloud: VertexCloud { polytope: self.b, simd }, cells: self.b.support_cells() };
         self.between(&a, &b)
     }
 }
