@@ -33,7 +33,7 @@
 //!   GJK). The caller certifies every answer by the support-function bound along the witness
 //!   direction, so a poorly converged t can only make it fall back, never answer wrongly.
 
-use nalgebra::{Matrix2, Vector2, Vector3};
+use nalgebra::{Matrix2, Vector3};
 
 #[cfg(test)]
 use super::point_ellipsoid::project3;
@@ -93,18 +93,29 @@ fn secular(a2: &Vector3<f64>, p: &Vector3<f64>, guess: f64) -> Option<f64> {
         let aw = ap2.component_mul(&w).component_mul(&w);
         (aw.sum() - 1.0, -2.0 * aw.dot(&w))
     };
-    let (f0, _) = eval(0.0);
-    if f0.is_nan() || f0 <= 0.0 {
-        return None;
-    }
     let mut lambda = if guess.is_finite() && guess > 0.0 { guess } else { 0.0 };
     let (f, df) = eval(lambda);
+    // p outside: F(0) > 0. The computed F is weakly decreasing in λ ≥ 0 (each operation
+    // rounds monotonically: aᵢ² + λ ≥ aᵢ², 1/d falls, products and the sum of non-negative
+    // terms in a fixed order keep the order), so F(λ) > 0 at the guess proves F(0) > 0, as
+    // long as F(0) cannot be NaN: every 1/aᵢ² finite (aᵢ² ≥ 1e-300) makes each term of F(0)
+    // a number in [0, ∞]. Otherwise F(0) is evaluated (it is the guess's value at λ = 0).
+    let outside_shown = f > 0.0 && (lambda == 0.0 || a2.min() >= 1e-300);
+    if !outside_shown {
+        let f0 = if lambda == 0.0 { f } else { eval(0.0).0 };
+        if f0.is_nan() || f0 <= 0.0 {
+            return None;
+        }
+    }
+    // The first step's value: the guess's when it stays, else λ moved left of the root.
+    let mut known = Some((f, df));
     if f < 0.0 {
         let left = lambda - f / df;
         lambda = if left.is_finite() && left > 0.0 { left } else { 0.0 };
+        known = None;
     }
     for _ in 0..64 {
-        let (f, df) = eval(lambda);
+        let (f, df) = known.take().unwrap_or_else(|| eval(lambda));
         let next = lambda - f / df;
         if next.is_nan() || next <= lambda {
             break;
@@ -112,6 +123,33 @@ fn secular(a2: &Vector3<f64>, p: &Vector3<f64>, guess: f64) -> Option<f64> {
         lambda = next;
     }
     Some(lambda)
+}
+
+/// The first component of J⁻¹(0, g) for the 2 × 2 Jacobian J = [[a, b], [c, d]], NaN when J
+/// is singular: nalgebra's `jac.lu().solve(&(0, g)).x` written out for this right-hand side,
+/// the same operations in the same order (the pivot row is the one of larger |·| in the first
+/// column, the first on a tie; the multiplier is the other entry times 1/pivot; the triangular
+/// solves subtract `(−coefficient)·entry`), so the steps and answers are bit for bit those of
+/// the general LU (`newton_step_is_nalgebras_lu_bit_for_bit`) without its generic loops.
+#[inline]
+fn newton_t_step(jac: &Matrix2<f64>, g: f64) -> f64 {
+    let (a, b, c, d) = (jac[(0, 0)], jac[(0, 1)], jac[(1, 0)], jac[(1, 1)]);
+    // Rows in pivot order: (p0, p1) the pivot row, (q0, q1) the other, (r0, r1) the
+    // right-hand side permuted the same way.
+    let ((p0, p1), (q0, q1), (r0, r1)) =
+        if c.abs() > a.abs() { ((c, d), (a, b), (g, 0.0)) } else { ((a, b), (c, d), (0.0, g)) };
+    if p0 == 0.0 {
+        // The whole first column is zero: the LU skips the column and its solve fails.
+        return f64::NAN;
+    }
+    let l = q0 * (1.0 / p0);
+    let u11 = -p1 * l + q1;
+    let y1 = -r0 * l + r1;
+    if u11 == 0.0 {
+        return f64::NAN;
+    }
+    let x1 = y1 / u11;
+    (-x1 * p1 + r0) / p0
 }
 
 /// The minimiser of the convex f(t) = dist(p₀ + t·u, E) over [0, 1] from t₀ ∈ [0, 1], with its
@@ -158,7 +196,7 @@ fn minimise(
             u.component_mul(&w).dot(u),
             -p.component_mul(&w).component_mul(&w).dot(u),
         );
-        let step = jac.lu().solve(&Vector2::new(0.0, g)).map_or(f64::NAN, |s| s.x);
+        let step = newton_t_step(&jac, g);
         let mut next = t - step;
         if next.is_nan() || next <= lo || next >= hi {
             // Out of the bracket: its end when that is an endpoint not yet tried, else halve.
@@ -183,6 +221,36 @@ fn minimise(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nalgebra::Vector2;
+
+    /// The written-out step equals nalgebra's LU solve bit for bit (or both are NaN) on
+    /// random, scaled, near-singular and singular matrices, ties of the pivot test included.
+    #[test]
+    fn newton_step_is_nalgebras_lu_bit_for_bit() {
+        let mut next = crate::test_sequence::uniform(0x5eed_2222u64, -1.0, 1.0);
+        let mut cases: Vec<[f64; 5]> = Vec::new();
+        for _ in 0..20_000 {
+            let scale = 10f64.powi((next() * 12.0) as i32);
+            cases.push([next() * scale, next(), next() * scale, next(), next()]);
+        }
+        for v in [[1.0, 2.0, -1.0, 3.0, 0.5], [0.0, 1.0, 0.0, 2.0, 1.0], [0.0, 1.0, 2.0, 3.0, 1.0]] {
+            cases.push(v);
+        }
+        cases.push([1.0, 2.0, 2.0, 4.0, 1.0]);
+        cases.push([2.0, 1.0, 4.0, 2.0, -3.0]);
+        cases.push([0.0, 0.0, 0.0, 0.0, 1.0]);
+        cases.push([f64::NAN, 1.0, 1.0, 1.0, 1.0]);
+        cases.push([1.0, 1.0, f64::INFINITY, 1.0, 1.0]);
+        for [a, b, c, d, g] in cases {
+            let jac = Matrix2::new(a, b, c, d);
+            let want = jac.lu().solve(&Vector2::new(0.0, g)).map_or(f64::NAN, |s| s.x);
+            let got = newton_t_step(&jac, g);
+            assert!(
+                want.to_bits() == got.to_bits() || (want.is_nan() && got.is_nan()),
+                "{jac:?} g={g}: LU {want:e}, written out {got:e}"
+            );
+        }
+    }
 
     /// Brute force: the distance from many points of the segment to the ellipsoid (each by
     /// the independent secular-equation projection), minimum over a fine grid refined twice

@@ -41,12 +41,6 @@ fn on_triangle(tri: &[Point3<f64>; 3], x: &Point3<f64>) -> Point3<f64> {
     x + closest_to_origin(tri.map(|v| v - x))
 }
 
-/// The three edges of a triangle as segments (vertex i to vertex i + 1).
-#[inline(always)]
-fn edges(t: &[Point3<f64>; 3]) -> [LinearPiece; 3] {
-    [(0, 1), (1, 2), (2, 0)].map(|(i, j)| LinearPiece { origin: t[i], dir: t[j] - t[i], lo: 0.0, hi: 1.0 })
-}
-
 /// Whether an edge of `s` crosses the plane of `t` at a point closer to `t` than `best_d2`
 /// (squared): the triangles meet, or nearly (see the module docs).
 fn crossing_closer(s: &[Point3<f64>; 3], t: &[Point3<f64>; 3], best_d2: f64) -> bool {
@@ -86,12 +80,96 @@ fn proven_closest(
     ht - hs >= d2 - slack
 }
 
+/// The order in which [`closest_triangle_triangle`] tries its 15 candidates (ids: 0–2 the
+/// vertices of `s` against `t`, 3–5 those of `t` against `s`, 6 + 3a + b edge a of `s` with
+/// edge b of `t`, edge k running from vertex k to vertex k + 1): along d = (sum of t's
+/// vertices) − (sum of s's vertices), three times the centroids' difference, the vertex i of
+/// `s` farthest forward and the vertex j of `t` farthest back are the likeliest features of
+/// the closest pair, so their two vertex candidates come first, then the four edge pairs
+/// through both, then the other vertices and edge pairs in index order. Only the order, hence
+/// the work before the first proven pair, depends on it: every candidate is still a pair of
+/// points of the triangles and the proof is the same. (Mixed workload, triangle–triangle:
+/// 2.1 candidates per separated query instead of 4.4.)
+fn candidate_order(s: &[Point3<f64>; 3], t: &[Point3<f64>; 3]) -> &'static [u8; 15] {
+    let d = (t[0].coords + t[1].coords + t[2].coords) - (s[0].coords + s[1].coords + s[2].coords);
+    let (s0, s1, s2) = (d.dot(&s[0].coords), d.dot(&s[1].coords), d.dot(&s[2].coords));
+    let (t0, t1, t2) = (d.dot(&t[0].coords), d.dot(&t[1].coords), d.dot(&t[2].coords));
+    let i = if s0 >= s1 && s0 >= s2 {
+        0
+    } else if s1 >= s2 {
+        1
+    } else {
+        2
+    };
+    let j = if t0 <= t1 && t0 <= t2 {
+        0
+    } else if t1 <= t2 {
+        1
+    } else {
+        2
+    };
+    &CANDIDATE_ORDERS[3 * i + j]
+}
+
+/// [`candidate_order`]'s nine orders, for the leading vertices (i of `s`, j of `t`) at 3i + j.
+const CANDIDATE_ORDERS: [[u8; 15]; 9] = {
+    // Edge k holds vertices k and k + 1: the edges through vertex v are v and v − 1 (mod 3).
+    const fn through(e: u8, v: u8) -> bool {
+        e == v || e == (v + 2) % 3
+    }
+    let mut orders = [[0u8; 15]; 9];
+    let mut lead = 0;
+    while lead < 9 {
+        let (i, j) = ((lead / 3) as u8, (lead % 3) as u8);
+        let order = &mut orders[lead];
+        order[0] = i;
+        order[1] = 3 + j;
+        let mut n = 2;
+        let mut pass = 0;
+        while pass < 2 {
+            // Pass 0: the four edge pairs through both leading vertices; pass 1 puts the other
+            // vertices (before the other edge pairs).
+            if pass == 1 {
+                let mut k = 0;
+                while k < 3 {
+                    if k != i {
+                        order[n] = k;
+                        n += 1;
+                    }
+                    k += 1;
+                }
+                k = 0;
+                while k < 3 {
+                    if k != j {
+                        order[n] = 3 + k;
+                        n += 1;
+                    }
+                    k += 1;
+                }
+            }
+            let mut pair = 0;
+            while pair < 9 {
+                let (a, b) = (pair / 3, pair % 3);
+                if (through(a, i) && through(b, j)) == (pass == 0) {
+                    order[n] = 6 + pair;
+                    n += 1;
+                }
+                pair += 1;
+            }
+            pass += 1;
+        }
+        lead += 1;
+    }
+    orders
+};
+
 /// Closest points (on `s`, on `t`) of two world triangles; `None` when they meet or are closer
 /// than the round-off floor (see the module docs) or a coordinate is not finite.
 ///
-/// The candidates are tried vertex–triangle first, then edge–edge; each new best pair is
-/// checked for a separation certificate along its direction ([`proven_closest`]), which ends
-/// the search early (usually after a few candidates) and proves the triangles apart.
+/// The candidates are tried in [`candidate_order`] (the likeliest closest features first);
+/// each new best pair is checked for a separation certificate along its direction
+/// ([`proven_closest`]), which ends the search early (usually after one or two candidates)
+/// and proves the triangles apart.
 pub(crate) fn closest_triangle_triangle(
     s: &[Point3<f64>; 3],
     t: &[Point3<f64>; 3],
@@ -99,39 +177,31 @@ pub(crate) fn closest_triangle_triangle(
     let floor = |x: &Point3<f64>, y: &Point3<f64>| {
         64.0 * f64::EPSILON * x.coords.amax().max(y.coords.amax()).max(1.0)
     };
-    // The best pair so far; `Some` once a pair is proven closest.
-    let first = (s[0], on_triangle(t, &s[0]));
-    let mut best = first;
+    // Edge k of a triangle: vertex k to vertex k + 1.
+    let edge = |x: &[Point3<f64>; 3], k: usize| LinearPiece {
+        origin: x[k],
+        dir: x[(k + 1) % 3] - x[k],
+        lo: 0.0,
+        hi: 1.0,
+    };
+    let candidate = |id: u8| -> (Point3<f64>, Point3<f64>) {
+        let id = usize::from(id);
+        match id {
+            0..=2 => (s[id], on_triangle(t, &s[id])),
+            3..=5 => (on_triangle(s, &t[id - 3]), t[id - 3]),
+            _ => closest_linear_linear(&edge(s, (id - 6) / 3), &edge(t, (id - 6) % 3)),
+        }
+    };
+    // The best pair so far (any pair until the first candidate is in).
+    let mut best = (s[0], t[0]);
     let mut best_d2 = f64::INFINITY;
-    let mut consider = |x: Point3<f64>, y: Point3<f64>| {
+    for &id in candidate_order(s, t) {
+        let (x, y) = candidate(id);
         let d2 = (y - x).norm_squared();
         if d2 < best_d2 {
             (best, best_d2) = ((x, y), d2);
             if d2.sqrt() > floor(&x, &y) && proven_closest(s, t, &x, &y, d2) {
                 return Some((x, y));
-            }
-        }
-        None
-    };
-    if let Some(r) = consider(first.0, first.1) {
-        return Some(r);
-    }
-    for p in &s[1..] {
-        if let Some(r) = consider(*p, on_triangle(t, p)) {
-            return Some(r);
-        }
-    }
-    for q in t {
-        if let Some(r) = consider(on_triangle(s, q), *q) {
-            return Some(r);
-        }
-    }
-    let et = edges(t);
-    for es in &edges(s) {
-        for e in &et {
-            let (x, y) = closest_linear_linear(es, e);
-            if let Some(r) = consider(x, y) {
-                return Some(r);
             }
         }
     }
@@ -147,6 +217,30 @@ mod tests {
 
     fn tri(p: [[f64; 3]; 3]) -> [Point3<f64>; 3] {
         p.map(Point3::from)
+    }
+
+    /// Every candidate is tried exactly once, whichever vertices lead, and the leading ones
+    /// are the vertex candidates of the vertices nearest each other along the centroids' line.
+    #[test]
+    fn candidate_order_is_a_permutation_led_by_the_facing_vertices() {
+        let base = tri([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]);
+        for i in 0..3 {
+            for j in 0..3 {
+                // s's vertex i pushed forward along +z, t (above) with vertex j pulled down.
+                let mut s = base;
+                s[i].z += 0.5;
+                let mut t = base.map(|p| p + nalgebra::Vector3::new(0.1, 0.1, 3.0));
+                t[j].z -= 0.5;
+                let order = candidate_order(&s, &t);
+                let mut seen = [false; 15];
+                for &id in order {
+                    assert!(!seen[usize::from(id)], "{order:?}");
+                    seen[usize::from(id)] = true;
+                }
+                assert!(seen.iter().all(|&x| x), "{order:?}");
+                assert_eq!((usize::from(order[0]), usize::from(order[1])), (i, 3 + j), "{order:?}");
+            }
+        }
     }
 
     /// Brute force: the minimum over a barycentric grid of both triangles (an upper bound that

@@ -234,19 +234,20 @@ pub(crate) fn distance_apart(
             } else {
                 // The edges by their distance to the centre (the nearest is usually closest):
                 // each new best pair is checked for its separation certificate, which ends
-                // the search early.
+                // the search early. Usually the first edge closes, so the edges are taken
+                // by repeated selection of the nearest untried one (the order of a stable
+                // sort, ties by edge index) instead of sorting all twelve up front.
                 let centre = Point3::from(*c);
-                let mut order = [(f64::INFINITY, 0, 0); 12];
-                for (slot, &(i, j)) in order.iter_mut().zip(poly.edges) {
+                let mut keys = [f64::INFINITY; 12];
+                for (key, &(i, j)) in keys.iter_mut().zip(poly.edges) {
                     let e = v[j] - v[i];
                     let s = ((centre - v[i]).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
-                    *slot = ((v[i] + e * s - centre).norm_squared(), i, j);
+                    *key = (v[i] + e * s - centre).norm_squared();
                 }
-                let order = &mut order[..poly.edges.len()];
-                order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+                let keys = &keys[..poly.edges.len()];
                 let mut best: Option<(Point3<f64>, Point3<f64>)> = None;
                 let mut steps = 0;
-                for &(_, i, j) in order.iter() {
+                for (i, j) in NearestFirst::new(keys).map(|e| poly.edges[e]) {
                     let (x, y, k) = segment(&v[i], &v[j])?;
                     steps += k;
                     if best.is_none_or(|(bx, by)| (y - x).norm_squared() < (by - bx).norm_squared()) {
@@ -279,6 +280,39 @@ pub(crate) fn distance_apart(
         path,
         along,
     ))
+}
+
+/// The indices of `keys` in increasing key order ([`f64::total_cmp`]; equal keys by index,
+/// as a stable sort gives them), each found by a scan of the untried ones when asked for: a
+/// caller that stops after the first one or two pays one or two scans instead of a sort.
+struct NearestFirst<'k> {
+    keys: &'k [f64],
+    /// Bit e set when index e was given out already (at most 12 keys here).
+    taken: u32,
+}
+
+impl<'k> NearestFirst<'k> {
+    fn new(keys: &'k [f64]) -> Self {
+        debug_assert!(keys.len() <= 32);
+        Self { keys, taken: 0 }
+    }
+}
+
+impl Iterator for NearestFirst<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let mut pick: Option<usize> = None;
+        for (e, key) in self.keys.iter().enumerate() {
+            let better = pick.is_none_or(|p| key.total_cmp(&self.keys[p]).is_lt());
+            if self.taken & (1 << e) == 0 && better {
+                pick = Some(e);
+            }
+        }
+        let e = pick?;
+        self.taken |= 1 << e;
+        Some(e)
+    }
 }
 
 /// For each face of a box (in [`BOX_FACES`] order: axis k's lower then upper face, k = x, y,
@@ -356,6 +390,23 @@ mod tests {
     use super::super::distance_point_cuboid::PosedBox;
     use super::*;
     use nalgebra::Vector3;
+
+    /// The edges come out in the order of a stable sort of their keys (ties by index), the
+    /// order the search used before: on key sets with repeats, zeros of both signs and
+    /// infinities.
+    #[test]
+    fn nearest_first_is_the_stable_sort_order() {
+        let pool = [3.0, 1.0, 1.0, -0.0, 0.0, 2.5, f64::INFINITY, 7.0, 1.0, 0.5, 2.5, 9.0];
+        for len in 0..=12 {
+            for rot in 0..pool.len() {
+                let keys: Vec<f64> = (0..len).map(|k| pool[(k * 5 + rot) % pool.len()]).collect();
+                let mut sorted: Vec<usize> = (0..len).collect();
+                sorted.sort_by(|&x, &y| keys[x].total_cmp(&keys[y]));
+                let got: Vec<usize> = NearestFirst::new(&keys).collect();
+                assert_eq!(got, sorted, "keys {keys:?}");
+            }
+        }
+    }
 
     /// A face the pre-test closes never has a candidate: over many box and ellipsoid poses
     /// (centres near and far from the faces' planes), `face_candidate` returns nothing for
