@@ -144,6 +144,26 @@ fn gjk_answer(
             pulp::Arch::new().dispatch(q)
         };
     }
+    if let Some((polytope, half_height, cloud_is_a)) = cloud_and_segment(&ca, &cb) {
+        // A small scanned polytope against a capsule's axis: as above, the cloud's scans and
+        // the segment's support inlined into one monomorphized run (same points and hints
+        // as through `CoreShape`, see `CloudSegmentQuery`).
+        let q = CloudSegmentQuery {
+            polytope,
+            half_height,
+            cloud_is_a,
+            frame,
+            hints,
+            init: &init,
+            cache,
+            ask: &ask,
+        };
+        return if polytope.vertices().len() < LANES_MIN_VERTICES {
+            pulp::WithSimd::with_simd(q, pulp::Scalar::new())
+        } else {
+            pulp::Arch::new().dispatch(q)
+        };
+    }
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
     // stores the loose run's state, which warm-starts the next step as well.
@@ -221,17 +241,75 @@ impl CloudQuery<'_> {
         a: &A,
         b: &B,
     ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
-        let mut diff = Difference { a, b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
-        let mut cache = self.cache;
-        if self.ask.depth
-            && let Some((c, swapped)) = cache.as_mut()
-            && c.polytope.as_deref().is_some_and(|p| p.ready())
-            && let Some(answer) = kept_contact(&mut diff, c, *swapped, self.ask)
-        {
-            return answer;
+        run_flat(a, b, self.frame, self.hints, self.init, self.cache, self.ask)
+    }
+}
+
+/// The GJK run between two flat cores given as support maps of their own types, and its
+/// conclusion (EPA on contact, no curved finish); a tracked step still in contact is
+/// answered from the kept EPA surface first (`kept_contact`).
+#[inline(always)]
+fn run_flat<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    frame: RelativeFrame,
+    hints: (u32, u32),
+    init: &Start,
+    cache: Option<(&mut GjkCache, bool)>,
+    ask: &Ask<'_>,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    let mut diff = Difference { a, b, frame, hint_a: hints.0, hint_b: hints.1 };
+    let mut cache = cache;
+    if ask.depth
+        && let Some((c, swapped)) = cache.as_mut()
+        && c.polytope.as_deref().is_some_and(|p| p.ready())
+        && let Some(answer) = kept_contact(&mut diff, c, *swapped, ask)
+    {
+        return answer;
+    }
+    let mut r = run(&mut diff, init, &ask.settings.gjk, Mode::Distance);
+    conclude(&mut diff, &mut r, None, init, cache, ask, &mut no_finish)
+}
+
+/// A scanned polytope of fewer than [`HILL_CLIMB_MIN_VERTICES`] vertices and a capsule's
+/// axis among the cores: the polytope, the axis's half height, and whether the polytope is A.
+fn cloud_and_segment<'c>(a: &CoreShape<'c>, b: &CoreShape<'c>) -> Option<(&'c ConvexPolytope, f64, bool)> {
+    let small = |p: &ConvexPolytope| p.vertices().len() < HILL_CLIMB_MIN_VERTICES;
+    match (*a, *b) {
+        (CoreShape::Scanned(p), CoreShape::ZSegment(h)) if small(p) => Some((p, h, true)),
+        (CoreShape::ZSegment(h), CoreShape::Scanned(p)) if small(p) => Some((p, h, false)),
+        _ => None,
+    }
+}
+
+/// The GJK run (and EPA on contact) between a scanned polytope and a capsule's axis as a
+/// `pulp` operation: the cloud ([`VertexCloud`]) scans with the same lanes as
+/// `CoreShape::Scanned` (or vertex by vertex below [`LANES_MIN_VERTICES`]) and, below
+/// [`HILL_CLIMB_MIN_VERTICES`] vertices, never climbs, so its supports and hints are the
+/// scan's first maximizers as through `CoreShape`; the axis is [`AxisSegment`].
+struct CloudSegmentQuery<'q> {
+    polytope: &'q ConvexPolytope,
+    half_height: f64,
+    cloud_is_a: bool,
+    frame: RelativeFrame,
+    hints: (u32, u32),
+    init: &'q Start,
+    cache: Option<(&'q mut GjkCache, bool)>,
+    ask: &'q Ask<'q>,
+}
+
+impl pulp::WithSimd for CloudSegmentQuery<'_> {
+    type Output = Result<(DistanceResult, Option<(f64, f64)>), GeomError>;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
+        let cloud = VertexCloud { polytope: self.polytope, simd };
+        let axis = AxisSegment(self.half_height);
+        if self.cloud_is_a {
+            run_flat(&cloud, &axis, self.frame, self.hints, self.init, self.cache, self.ask)
+        } else {
+            run_flat(&axis, &cloud, self.frame, self.hints, self.init, self.cache, self.ask)
         }
-        let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
-        conclude(&mut diff, &mut r, None, self.init, cache, self.ask, &mut no_finish)
     }
 }
 
@@ -312,6 +390,9 @@ struct Ask<'s> {
 
 /// From a finished GJK run (and its Newton polish, if any) to the answer: the cache update,
 /// the witnesses in the world frame, EPA on contact when asked, and the case analysis.
+/// Always inlined: called for more pair types than LLVM inlines on its own, and the call
+/// costs a copy of the `Run` (mixed capsule–cylinder, callgrind: +4% when it was not).
+#[inline(always)]
 fn conclude<A, B, F>(
     diff: &mut Difference<'_, A, B>,
     r: &mut Run,
@@ -827,15 +908,16 @@ impl<S: pulp::Simd> PairRuns for CloudCurved<'_, S> {
     }
 }
 
-/// Two whole shapes (cylinders, ellipsoids, cones, boxes, triangles…): their support queries
-/// as [`CurvedCore`]s, without the core variant's match at every query (the same answers and
-/// hints as through `CoreShape::Whole`).
-struct WholePair<'q> {
-    a: CurvedCore<'q>,
-    b: CurvedCore<'q>,
+/// Two cores as support maps of their own types, without the core variant's match at every
+/// query: two whole shapes (cylinders, ellipsoids, cones, boxes, triangles…) as
+/// [`CurvedCore`]s, or a capsule's axis ([`AxisSegment`]) against a whole shape. The same
+/// answers and hints as through `CoreShape::Whole` and `CoreShape::ZSegment`.
+struct TypedPair<A, B> {
+    a: A,
+    b: B,
 }
 
-impl PairSupport for WholePair<'_> {
+impl<A: SupportMap, B: SupportMap> PairSupport for TypedPair<A, B> {
     #[inline(always)]
     fn support(
         &mut self,
@@ -849,7 +931,7 @@ impl PairSupport for WholePair<'_> {
     }
 }
 
-impl PairRuns for WholePair<'_> {
+impl<A: SupportMap, B: SupportMap> PairRuns for TypedPair<A, B> {
     #[inline(always)]
     fn run(
         &mut self,
@@ -871,8 +953,21 @@ impl PairRuns for WholePair<'_> {
 
 /// A whole shape's core (a cylinder or an ellipsoid, or any shape that is its own core) as a
 /// support map of its own type (the `CoreShape::Whole` answer, without the core variant's
-/// match): see [`CloudCurved`], [`WholePair`].
+/// match): see [`CloudCurved`], [`TypedPair`].
 struct CurvedCore<'s>(&'s Shape);
+
+/// A capsule's axis, the segment (0, 0, ±h), as a support map of its own type: the
+/// `CoreShape::ZSegment` answer (the upper end for m_z ≥ 0, the lower one otherwise, NaN
+/// included as there), hints untouched, without the core variant's match.
+#[derive(Debug, Clone, Copy)]
+struct AxisSegment(f64);
+
+impl SupportMap for AxisSegment {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, _hint: &mut u32) -> Point3<f64> {
+        Point3::new(0.0, 0.0, if m.z >= 0.0 { self.0 } else { -self.0 })
+    }
+}
 
 impl SupportMap for CurvedCore<'_> {
     #[inline(always)]
@@ -883,7 +978,7 @@ impl SupportMap for CurvedCore<'_> {
 
 /// [`run_polished`] with the pair's supports monomorphized where [`CloudCurved`] applies (a
 /// scanned polytope of fewer than [`HILL_CLIMB_MIN_VERTICES`] vertices against a cylinder or
-/// an ellipsoid: one `pulp` dispatch for the query), as a [`WholePair`] for two whole shapes,
+/// an ellipsoid: one `pulp` dispatch for the query), as a [`TypedPair`] for two whole shapes,
 /// through the cores otherwise. Mixed workload, callgrind per query: convex–cylinder
 /// 22934 → 21191 with the runs alone.
 fn run_polished_dispatched(
@@ -899,7 +994,15 @@ fn run_polished_dispatched(
         (CoreShape::Scanned(p), CoreShape::Whole(s)) if small(p) && curved(diff.b) => (true, p, s),
         (CoreShape::Whole(s), CoreShape::Scanned(p)) if small(p) && curved(diff.a) => (false, p, s),
         (CoreShape::Whole(a), CoreShape::Whole(b)) => {
-            let mut pair = WholePair { a: CurvedCore(a), b: CurvedCore(b) };
+            let mut pair = TypedPair { a: CurvedCore(a), b: CurvedCore(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::ZSegment(h), CoreShape::Whole(b)) => {
+            let mut pair = TypedPair { a: AxisSegment(h), b: CurvedCore(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::Whole(a), CoreShape::ZSegment(h)) => {
+            let mut pair = TypedPair { a: CurvedCore(a), b: AxisSegment(h) };
             return run_polished(&mut pair, diff, init, settings, newton_first, polished);
         }
         _ => return run_polished(&mut CoreSupport, diff, init, settings, newton_first, polished),
