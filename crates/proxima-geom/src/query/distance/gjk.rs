@@ -1173,7 +1173,7 @@ mod pair_tests {
     //! ([`CoreSupport`]): the same runs, polish and hints, bit for bit, over random poses.
 
     use super::*;
-    use crate::shape::{Cylinder, Ellipsoid};
+    use crate::shape::{Capsule, Cylinder, Ellipsoid};
 
     /// A deterministic generator of uniform numbers in [0, 1) (64-bit LCG, high bits).
     struct Lcg(u64);
@@ -1235,12 +1235,17 @@ mod pair_tests {
         assert!(matches!(cold_core_of(&hull).0, CoreShape::Scanned(_)));
         let cylinder = Shape::Cylinder(Cylinder::new(0.4, 0.9).unwrap());
         let ellipsoid = Shape::Ellipsoid(Ellipsoid::new([0.5, 0.3, 0.8]).unwrap());
+        let capsule = Shape::Capsule(Capsule::new(0.2, 0.7).unwrap());
         let pairs = [
             (&hull, &cylinder),
             (&cylinder, &hull),
             (&hull, &ellipsoid),
             (&ellipsoid, &hull),
             (&cylinder, &ellipsoid),
+            (&capsule, &cylinder),
+            (&cylinder, &capsule),
+            (&capsule, &ellipsoid),
+            (&ellipsoid, &capsule),
         ];
         let mut polished = 0;
         for _ in 0..150 {
@@ -1250,6 +1255,76 @@ mod pair_tests {
             }
         }
         // Most separated pairs end in the polish: both of its paths are compared.
-        assert!(polished > 300, "{polished}");
+        assert!(polished > 500, "{polished}");
+    }
+
+    /// The run between a hull and a capsule's axis through the cores and through
+    /// [`CloudSegmentQuery`]'s support maps (a [`VertexCloud`] under the instruction set `S`
+    /// and an [`AxisSegment`]), both ways round: the same iterates, bounds and hints.
+    struct SegmentRuns<'q> {
+        hull: &'q ConvexPolytope,
+        half_height: f64,
+        pa: &'q Pose,
+        pb: &'q Pose,
+    }
+
+    impl pulp::WithSimd for SegmentRuns<'_> {
+        type Output = ();
+
+        fn with_simd<S: pulp::Simd>(self, simd: S) {
+            let settings = QuerySettings::default().gjk;
+            let frame = RelativeFrame::new(self.pa, self.pb);
+            let init = initial_direction(&frame, None);
+            let (cloud, axis) = (VertexCloud { polytope: self.hull, simd }, AxisSegment(self.half_height));
+            let (cs, cz) = (CoreShape::Scanned(self.hull), CoreShape::ZSegment(self.half_height));
+            for cloud_is_a in [true, false] {
+                let mut d1 = if cloud_is_a {
+                    Difference { a: &cs, b: &cz, frame, hint_a: COLD_HINT, hint_b: COLD_HINT }
+                } else {
+                    Difference { a: &cz, b: &cs, frame, hint_a: COLD_HINT, hint_b: COLD_HINT }
+                };
+                let r1 = run(&mut d1, &init, &settings, Mode::Distance);
+                let r2 = if cloud_is_a {
+                    run(
+                        &mut Difference { a: &cloud, b: &axis, frame, hint_a: COLD_HINT, hint_b: COLD_HINT },
+                        &init,
+                        &settings,
+                        Mode::Distance,
+                    )
+                } else {
+                    run(
+                        &mut Difference { a: &axis, b: &cloud, frame, hint_a: COLD_HINT, hint_b: COLD_HINT },
+                        &init,
+                        &settings,
+                        Mode::Distance,
+                    )
+                };
+                assert_eq!(r1.status, r2.status);
+                assert_eq!(r1.iterations, r2.iterations);
+                assert_eq!(
+                    (r1.lower.to_bits(), r1.upper.to_bits()),
+                    (r2.lower.to_bits(), r2.upper.to_bits())
+                );
+                assert_eq!(r1.v, r2.v);
+                assert_eq!((r1.hint_a, r1.hint_b), (r2.hint_a, r2.hint_b));
+            }
+        }
+    }
+
+    #[test]
+    fn hull_against_capsule_axis_matches_the_cores() {
+        let mut rng = Lcg(11);
+        let points: Vec<[f64; 3]> =
+            (0..40).map(|_| [rng.next() - 0.5, 0.8 * rng.next() - 0.4, 1.2 * rng.next() - 0.6]).collect();
+        let hull = ConvexPolytope::hull_of(&points).unwrap();
+        let shape = Shape::ConvexPolytope(hull.clone());
+        let capsule = Shape::Capsule(Capsule::new(0.2, 0.7).unwrap());
+        assert!(cloud_and_segment(&cold_core_of(&shape).0, &cold_core_of(&capsule).0).is_some());
+        for _ in 0..200 {
+            let (pa, pb) = (pose(&mut rng), pose(&mut rng));
+            let op = || SegmentRuns { hull: &hull, half_height: 0.7, pa: &pa, pb: &pb };
+            pulp::WithSimd::with_simd(op(), pulp::Scalar::new());
+            pulp::Arch::new().dispatch(op());
+        }
     }
 }
