@@ -29,8 +29,11 @@
 //! Newton polish (`gjk/polish.rs`). Their support queries are monomorphized per pair where
 //! that pays ([`run_polished_dispatched`]): a scanned hull against a cylinder or an ellipsoid
 //! runs the whole query under one `pulp` dispatch (its scans inlined into the loop and the
-//! polish), two whole shapes skip the core variant's match; the same support points, hints
-//! and iterates as through `CoreShape`, so the same answers bit for bit (`pair_tests`).
+//! polish), two whole shapes skip the core variant's match, and so does a capsule's axis
+//! against a whole curved shape; the same support points, hints and iterates as through
+//! `CoreShape`, so the same answers bit for bit (`pair_tests`). A capsule's axis against a
+//! small scanned hull (a flat pair, no polish) runs under one `pulp` dispatch as two hulls
+//! do (`CloudSegmentQuery`).
 //!
 //! A line is not bounded, hence not a support map: pairs with a line other than the
 //! closed-form and LCP ones are [`GeomError::Unsupported`].
