@@ -161,11 +161,7 @@ fn gjk_answer(
             cache,
             ask: &ask,
         };
-        return if polytope.vertices().len() < LANES_MIN_VERTICES {
-            pulp::WithSimd::with_simd(q, pulp::Scalar::new())
-        } else {
-            pulp::Arch::new().dispatch(q)
-        };
+        return q.dispatched();
     }
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
@@ -301,6 +297,21 @@ struct CloudSegmentQuery<'q> {
     ask: &'q Ask<'q>,
 }
 
+impl CloudSegmentQuery<'_> {
+    /// The query under the processor's instruction set (scalar below [`LANES_MIN_VERTICES`]).
+    /// Not inlined: inlined, it grew `gjk_answer` past where LLVM still inlines `conclude`
+    /// into it, which cost the other curved pairs a call and a copy of the `Run` (mixed
+    /// workload, pinned: cylinder–triangle 608 → 629 ns, cylinder–ellipsoid 1237 → 1261).
+    #[inline(never)]
+    fn dispatched(self) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+        if self.polytope.vertices().len() < LANES_MIN_VERTICES {
+            pulp::WithSimd::with_simd(self, pulp::Scalar::new())
+        } else {
+            pulp::Arch::new().dispatch(self)
+        }
+    }
+}
+
 impl pulp::WithSimd for CloudSegmentQuery<'_> {
     type Output = Result<(DistanceResult, Option<(f64, f64)>), GeomError>;
 
@@ -393,9 +404,6 @@ struct Ask<'s> {
 
 /// From a finished GJK run (and its Newton polish, if any) to the answer: the cache update,
 /// the witnesses in the world frame, EPA on contact when asked, and the case analysis.
-/// Always inlined: called for more pair types than LLVM inlines on its own, and the call
-/// costs a copy of the `Run` (mixed capsule–cylinder, callgrind: +4% when it was not).
-#[inline(always)]
 fn conclude<A, B, F>(
     diff: &mut Difference<'_, A, B>,
     r: &mut Run,
