@@ -29,8 +29,11 @@
 //! Newton polish (`gjk/polish.rs`). Their support queries are monomorphized per pair where
 //! that pays ([`run_polished_dispatched`]): a scanned hull against a cylinder or an ellipsoid
 //! runs the whole query under one `pulp` dispatch (its scans inlined into the loop and the
-//! polish), two whole shapes skip the core variant's match; the same support points, hints
-//! and iterates as through `CoreShape`, so the same answers bit for bit (`pair_tests`).
+//! polish), two whole shapes skip the core variant's match, and so does a capsule's axis
+//! against a whole curved shape; the same support points, hints and iterates as through
+//! `CoreShape`, so the same answers bit for bit (`pair_tests`). A capsule's axis against a
+//! small scanned hull (a flat pair, no polish) runs under one `pulp` dispatch as two hulls
+//! do (`CloudSegmentQuery`).
 //!
 //! A line is not bounded, hence not a support map: pairs with a line other than the
 //! closed-form and LCP ones are [`GeomError::Unsupported`].
@@ -144,6 +147,22 @@ fn gjk_answer(
             pulp::Arch::new().dispatch(q)
         };
     }
+    if let Some((polytope, half_height, cloud_is_a)) = cloud_and_segment(&ca, &cb) {
+        // A small scanned polytope against a capsule's axis: as above, the cloud's scans and
+        // the segment's support inlined into one monomorphized run (same points and hints
+        // as through `CoreShape`, see `CloudSegmentQuery`).
+        let q = CloudSegmentQuery {
+            polytope,
+            half_height,
+            cloud_is_a,
+            frame,
+            hints,
+            init: &init,
+            cache,
+            ask: &ask,
+        };
+        return q.dispatched();
+    }
     let mut diff = Difference { a: &ca, b: &cb, frame, hint_a: hints.0, hint_b: hints.1 };
     // Curved cores: a loose GJK run polished by Newton (`gjk/polish.rs`); a tracked query
     // stores the loose run's state, which warm-starts the next step as well.
@@ -221,17 +240,90 @@ impl CloudQuery<'_> {
         a: &A,
         b: &B,
     ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
-        let mut diff = Difference { a, b, frame: self.frame, hint_a: self.hints.0, hint_b: self.hints.1 };
-        let mut cache = self.cache;
-        if self.ask.depth
-            && let Some((c, swapped)) = cache.as_mut()
-            && c.polytope.as_deref().is_some_and(|p| p.ready())
-            && let Some(answer) = kept_contact(&mut diff, c, *swapped, self.ask)
-        {
-            return answer;
+        run_flat(a, b, self.frame, self.hints, self.init, self.cache, self.ask)
+    }
+}
+
+/// The GJK run between two flat cores given as support maps of their own types, and its
+/// conclusion (EPA on contact, no curved finish); a tracked step still in contact is
+/// answered from the kept EPA surface first (`kept_contact`).
+#[inline(always)]
+fn run_flat<A: SupportMap, B: SupportMap>(
+    a: &A,
+    b: &B,
+    frame: RelativeFrame,
+    hints: (u32, u32),
+    init: &Start,
+    cache: Option<(&mut GjkCache, bool)>,
+    ask: &Ask<'_>,
+) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+    let mut diff = Difference { a, b, frame, hint_a: hints.0, hint_b: hints.1 };
+    let mut cache = cache;
+    if ask.depth
+        && let Some((c, swapped)) = cache.as_mut()
+        && c.polytope.as_deref().is_some_and(|p| p.ready())
+        && let Some(answer) = kept_contact(&mut diff, c, *swapped, ask)
+    {
+        return answer;
+    }
+    let mut r = run(&mut diff, init, &ask.settings.gjk, Mode::Distance);
+    conclude(&mut diff, &mut r, None, init, cache, ask, &mut no_finish)
+}
+
+/// A scanned polytope of fewer than [`HILL_CLIMB_MIN_VERTICES`] vertices and a capsule's
+/// axis among the cores: the polytope, the axis's half height, and whether the polytope is A.
+fn cloud_and_segment<'c>(a: &CoreShape<'c>, b: &CoreShape<'c>) -> Option<(&'c ConvexPolytope, f64, bool)> {
+    let small = |p: &ConvexPolytope| p.vertices().len() < HILL_CLIMB_MIN_VERTICES;
+    match (*a, *b) {
+        (CoreShape::Scanned(p), CoreShape::ZSegment(h)) if small(p) => Some((p, h, true)),
+        (CoreShape::ZSegment(h), CoreShape::Scanned(p)) if small(p) => Some((p, h, false)),
+        _ => None,
+    }
+}
+
+/// The GJK run (and EPA on contact) between a scanned polytope and a capsule's axis as a
+/// `pulp` operation: the cloud ([`VertexCloud`]) scans with the same lanes as
+/// `CoreShape::Scanned` (or vertex by vertex below [`LANES_MIN_VERTICES`]) and, below
+/// [`HILL_CLIMB_MIN_VERTICES`] vertices, never climbs, so its supports and hints are the
+/// scan's first maximizers as through `CoreShape`; the axis is [`AxisSegment`].
+struct CloudSegmentQuery<'q> {
+    polytope: &'q ConvexPolytope,
+    half_height: f64,
+    cloud_is_a: bool,
+    frame: RelativeFrame,
+    hints: (u32, u32),
+    init: &'q Start,
+    cache: Option<(&'q mut GjkCache, bool)>,
+    ask: &'q Ask<'q>,
+}
+
+impl CloudSegmentQuery<'_> {
+    /// The query under the processor's instruction set (scalar below [`LANES_MIN_VERTICES`]).
+    /// Not inlined: inlined, it grew `gjk_answer` past where LLVM still inlines `conclude`
+    /// into it, which cost the other curved pairs a call and a copy of the `Run` (mixed
+    /// workload, pinned: cylinder–triangle 608 → 629 ns, cylinder–ellipsoid 1237 → 1261).
+    #[inline(never)]
+    fn dispatched(self) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
+        if self.polytope.vertices().len() < LANES_MIN_VERTICES {
+            pulp::WithSimd::with_simd(self, pulp::Scalar::new())
+        } else {
+            pulp::Arch::new().dispatch(self)
         }
-        let mut r = run(&mut diff, self.init, &self.ask.settings.gjk, Mode::Distance);
-        conclude(&mut diff, &mut r, None, self.init, cache, self.ask, &mut no_finish)
+    }
+}
+
+impl pulp::WithSimd for CloudSegmentQuery<'_> {
+    type Output = Result<(DistanceResult, Option<(f64, f64)>), GeomError>;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) -> Self::Output {
+        let cloud = VertexCloud { polytope: self.polytope, simd };
+        let axis = AxisSegment(self.half_height);
+        if self.cloud_is_a {
+            run_flat(&cloud, &axis, self.frame, self.hints, self.init, self.cache, self.ask)
+        } else {
+            run_flat(&axis, &cloud, self.frame, self.hints, self.init, self.cache, self.ask)
+        }
     }
 }
 
@@ -827,15 +919,16 @@ impl<S: pulp::Simd> PairRuns for CloudCurved<'_, S> {
     }
 }
 
-/// Two whole shapes (cylinders, ellipsoids, cones, boxes, triangles…): their support queries
-/// as [`CurvedCore`]s, without the core variant's match at every query (the same answers and
-/// hints as through `CoreShape::Whole`).
-struct WholePair<'q> {
-    a: CurvedCore<'q>,
-    b: CurvedCore<'q>,
+/// Two cores as support maps of their own types, without the core variant's match at every
+/// query: two whole shapes (cylinders, ellipsoids, cones, boxes, triangles…) as
+/// [`CurvedCore`]s, or a capsule's axis ([`AxisSegment`]) against a whole shape. The same
+/// answers and hints as through `CoreShape::Whole` and `CoreShape::ZSegment`.
+struct TypedPair<A, B> {
+    a: A,
+    b: B,
 }
 
-impl PairSupport for WholePair<'_> {
+impl<A: SupportMap, B: SupportMap> PairSupport for TypedPair<A, B> {
     #[inline(always)]
     fn support(
         &mut self,
@@ -849,7 +942,7 @@ impl PairSupport for WholePair<'_> {
     }
 }
 
-impl PairRuns for WholePair<'_> {
+impl<A: SupportMap, B: SupportMap> PairRuns for TypedPair<A, B> {
     #[inline(always)]
     fn run(
         &mut self,
@@ -871,8 +964,21 @@ impl PairRuns for WholePair<'_> {
 
 /// A whole shape's core (a cylinder or an ellipsoid, or any shape that is its own core) as a
 /// support map of its own type (the `CoreShape::Whole` answer, without the core variant's
-/// match): see [`CloudCurved`], [`WholePair`].
+/// match): see [`CloudCurved`], [`TypedPair`].
 struct CurvedCore<'s>(&'s Shape);
+
+/// A capsule's axis, the segment (0, 0, ±h), as a support map of its own type: the
+/// `CoreShape::ZSegment` answer (the upper end for m_z ≥ 0, the lower one otherwise, NaN
+/// included as there), hints untouched, without the core variant's match.
+#[derive(Debug, Clone, Copy)]
+struct AxisSegment(f64);
+
+impl SupportMap for AxisSegment {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, _hint: &mut u32) -> Point3<f64> {
+        Point3::new(0.0, 0.0, if m.z >= 0.0 { self.0 } else { -self.0 })
+    }
+}
 
 impl SupportMap for CurvedCore<'_> {
     #[inline(always)]
@@ -883,7 +989,7 @@ impl SupportMap for CurvedCore<'_> {
 
 /// [`run_polished`] with the pair's supports monomorphized where [`CloudCurved`] applies (a
 /// scanned polytope of fewer than [`HILL_CLIMB_MIN_VERTICES`] vertices against a cylinder or
-/// an ellipsoid: one `pulp` dispatch for the query), as a [`WholePair`] for two whole shapes,
+/// an ellipsoid: one `pulp` dispatch for the query), as a [`TypedPair`] for two whole shapes,
 /// through the cores otherwise. Mixed workload, callgrind per query: convex–cylinder
 /// 22934 → 21191 with the runs alone.
 fn run_polished_dispatched(
@@ -899,7 +1005,15 @@ fn run_polished_dispatched(
         (CoreShape::Scanned(p), CoreShape::Whole(s)) if small(p) && curved(diff.b) => (true, p, s),
         (CoreShape::Whole(s), CoreShape::Scanned(p)) if small(p) && curved(diff.a) => (false, p, s),
         (CoreShape::Whole(a), CoreShape::Whole(b)) => {
-            let mut pair = WholePair { a: CurvedCore(a), b: CurvedCore(b) };
+            let mut pair = TypedPair { a: CurvedCore(a), b: CurvedCore(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::ZSegment(h), CoreShape::Whole(b)) => {
+            let mut pair = TypedPair { a: AxisSegment(h), b: CurvedCore(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::Whole(a), CoreShape::ZSegment(h)) => {
+            let mut pair = TypedPair { a: CurvedCore(a), b: AxisSegment(h) };
             return run_polished(&mut pair, diff, init, settings, newton_first, polished);
         }
         _ => return run_polished(&mut CoreSupport, diff, init, settings, newton_first, polished),
@@ -1070,7 +1184,7 @@ mod pair_tests {
     //! ([`CoreSupport`]): the same runs, polish and hints, bit for bit, over random poses.
 
     use super::*;
-    use crate::shape::{Cylinder, Ellipsoid};
+    use crate::shape::{Capsule, Cylinder, Ellipsoid};
 
     /// A deterministic generator of uniform numbers in [0, 1) (64-bit LCG, high bits).
     struct Lcg(u64);
@@ -1132,12 +1246,17 @@ mod pair_tests {
         assert!(matches!(cold_core_of(&hull).0, CoreShape::Scanned(_)));
         let cylinder = Shape::Cylinder(Cylinder::new(0.4, 0.9).unwrap());
         let ellipsoid = Shape::Ellipsoid(Ellipsoid::new([0.5, 0.3, 0.8]).unwrap());
+        let capsule = Shape::Capsule(Capsule::new(0.2, 0.7).unwrap());
         let pairs = [
             (&hull, &cylinder),
             (&cylinder, &hull),
             (&hull, &ellipsoid),
             (&ellipsoid, &hull),
             (&cylinder, &ellipsoid),
+            (&capsule, &cylinder),
+            (&cylinder, &capsule),
+            (&capsule, &ellipsoid),
+            (&ellipsoid, &capsule),
         ];
         let mut polished = 0;
         for _ in 0..150 {
@@ -1147,6 +1266,76 @@ mod pair_tests {
             }
         }
         // Most separated pairs end in the polish: both of its paths are compared.
-        assert!(polished > 300, "{polished}");
+        assert!(polished > 500, "{polished}");
+    }
+
+    /// The run between a hull and a capsule's axis through the cores and through
+    /// [`CloudSegmentQuery`]'s support maps (a [`VertexCloud`] under the instruction set `S`
+    /// and an [`AxisSegment`]), both ways round: the same iterates, bounds and hints.
+    struct SegmentRuns<'q> {
+        hull: &'q ConvexPolytope,
+        half_height: f64,
+        pa: &'q Pose,
+        pb: &'q Pose,
+    }
+
+    impl pulp::WithSimd for SegmentRuns<'_> {
+        type Output = ();
+
+        fn with_simd<S: pulp::Simd>(self, simd: S) {
+            let settings = QuerySettings::default().gjk;
+            let frame = RelativeFrame::new(self.pa, self.pb);
+            let init = initial_direction(&frame, None);
+            let (cloud, axis) = (VertexCloud { polytope: self.hull, simd }, AxisSegment(self.half_height));
+            let (cs, cz) = (CoreShape::Scanned(self.hull), CoreShape::ZSegment(self.half_height));
+            for cloud_is_a in [true, false] {
+                let mut d1 = if cloud_is_a {
+                    Difference { a: &cs, b: &cz, frame, hint_a: COLD_HINT, hint_b: COLD_HINT }
+                } else {
+                    Difference { a: &cz, b: &cs, frame, hint_a: COLD_HINT, hint_b: COLD_HINT }
+                };
+                let r1 = run(&mut d1, &init, &settings, Mode::Distance);
+                let r2 = if cloud_is_a {
+                    run(
+                        &mut Difference { a: &cloud, b: &axis, frame, hint_a: COLD_HINT, hint_b: COLD_HINT },
+                        &init,
+                        &settings,
+                        Mode::Distance,
+                    )
+                } else {
+                    run(
+                        &mut Difference { a: &axis, b: &cloud, frame, hint_a: COLD_HINT, hint_b: COLD_HINT },
+                        &init,
+                        &settings,
+                        Mode::Distance,
+                    )
+                };
+                assert_eq!(r1.status, r2.status);
+                assert_eq!(r1.iterations, r2.iterations);
+                assert_eq!(
+                    (r1.lower.to_bits(), r1.upper.to_bits()),
+                    (r2.lower.to_bits(), r2.upper.to_bits())
+                );
+                assert_eq!(r1.v, r2.v);
+                assert_eq!((r1.hint_a, r1.hint_b), (r2.hint_a, r2.hint_b));
+            }
+        }
+    }
+
+    #[test]
+    fn hull_against_capsule_axis_matches_the_cores() {
+        let mut rng = Lcg(11);
+        let points: Vec<[f64; 3]> =
+            (0..40).map(|_| [rng.next() - 0.5, 0.8 * rng.next() - 0.4, 1.2 * rng.next() - 0.6]).collect();
+        let hull = ConvexPolytope::hull_of(&points).unwrap();
+        let shape = Shape::ConvexPolytope(hull.clone());
+        let capsule = Shape::Capsule(Capsule::new(0.2, 0.7).unwrap());
+        assert!(cloud_and_segment(&cold_core_of(&shape).0, &cold_core_of(&capsule).0).is_some());
+        for _ in 0..200 {
+            let (pa, pb) = (pose(&mut rng), pose(&mut rng));
+            let op = || SegmentRuns { hull: &hull, half_height: 0.7, pa: &pa, pb: &pb };
+            pulp::WithSimd::with_simd(op(), pulp::Scalar::new());
+            pulp::Arch::new().dispatch(op());
+        }
     }
 }
