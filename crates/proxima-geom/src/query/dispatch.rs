@@ -707,23 +707,27 @@ pub(crate) fn distance_routed(
     // One call site of the router (either order), the answer mirrored in place: each by-value
     // pass of the result through a `Result` or a `map` is a copy of its ~120 bytes on every
     // query, which the ~100 ns closed forms feel.
+    // The kernel's `Result` is checked and settled where it lies and returned as it is: taking
+    // the answer out and wrapping it again copied it twice per query.
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     let mut constructed = false;
-    let mut r = match distance_ordered(x, px, y, py, settings, routed, None, &mut constructed) {
-        Ok(r) if is_finite(&r) => r,
-        r => {
-            let e = r.err().unwrap_or_else(non_finite);
-            let e = if swap { unswap(e, a, b) } else { e };
-            if kernel_gave_up(&e, a, b, settings) {
-                return distance(a, pa, b, pb, &gjk_settings(settings));
-            }
-            return Err(e);
+    let mut out = distance_ordered(x, px, y, py, settings, routed, None, &mut constructed);
+    let Some(r) = out.as_mut().ok().filter(|r| is_finite(r)) else {
+        let e = out.err().unwrap_or_else(non_finite);
+        let e = if swap { unswap(e, a, b) } else { e };
+        if kernel_gave_up(&e, a, b, settings) {
+            return distance(a, pa, b, pb, &gjk_settings(settings));
         }
+        return Err(e);
     };
     if swap {
         r.mirror_in_place();
     }
-    certified((a, pa, b, pb), r, constructed, settings, |gjk| distance(a, pa, b, pb, gjk))
+    match certify_in_place((a, pa, b, pb), r, constructed, settings) {
+        Ok(()) => out,
+        Err(Some(why)) => Err(verify::uncertified(why)),
+        Err(None) => distance(a, pa, b, pb, &gjk_settings(settings)),
+    }
 }
 
 /// Whether a default-route kernel's error is its own failure on valid shapes (a derived
@@ -753,15 +757,32 @@ fn certified(
     settings: &QuerySettings,
     recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
 ) -> Result<DistanceResult, GeomError> {
-    match verify::check_closed_form_distance(shapes, &r, constructed) {
+    match certify_in_place(shapes, &mut r, constructed, settings) {
+        Ok(()) => Ok(r),
+        Err(Some(why)) => Err(verify::uncertified(why)),
+        Err(None) => recompute(&gjk_settings(settings)),
+    }
+}
+
+/// [`certified`]'s decision on `r` in place: `Ok` when it passes its check (`r` then settled),
+/// `Err(Some(why))` when it is refuted and was GJK's already (or a shape is unbounded, where
+/// GJK cannot run), `Err(None)` when GJK is to answer instead.
+#[inline(always)]
+fn certify_in_place(
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    r: &mut DistanceResult,
+    constructed: bool,
+    settings: &QuerySettings,
+) -> Result<(), Option<verify::Refuted>> {
+    match verify::check_closed_form_distance(shapes, r, constructed) {
         Ok(()) => {
-            verify::settle_in_place(&mut r, settings);
-            Ok(r)
+            verify::settle_in_place(r, settings);
+            Ok(())
         }
         Err(why) if r.algorithm == Algorithm::Gjk || !(shapes.0.is_bounded() && shapes.2.is_bounded()) => {
-            Err(verify::uncertified(why))
+            Err(Some(why))
         }
-        Err(_) => recompute(&gjk_settings(settings)),
+        Err(_) => Err(None),
     }
 }
 
