@@ -218,15 +218,26 @@ pub(crate) fn cylinder_support_value(pose: &Pose, r: f64, h: f64, n: &Vector3<f6
 /// ~1000-instruction query). Kept out of line, as [`distance_rounded_linear`]: inlined into
 /// the dispatcher, its frame made the ball–box and ball–cylinder queries ~10 % slower in
 /// time for fewer instructions.
+///
+/// The centre `c` and radius `r` of the ball are given, and S's closest point to the centre
+/// (with the centre's depth in S when inside) is computed here by `closest` (in line in each
+/// copy): the core is built in this frame instead of the dispatcher's and passed on by
+/// reference, not by value through the call.
 #[inline(never)]
 fn ball_closed_form(
-    core: Core,
-    radii: Radii,
+    (c, r): (Point3<f64>, f64),
     ball_first: bool,
     shapes: (&Shape, &Pose, &Shape, &Pose),
     settings: &QuerySettings,
+    closest: impl Fn(&Point3<f64>) -> (Point3<f64>, Option<f64>),
     h_s: impl Fn(&Vector3<f64>) -> f64,
 ) -> DistanceResult {
+    let (q, depth) = closest(&c);
+    let (core, radii) = if ball_first {
+        (Core { qa: c, qb: q, core_depth: depth, lower_hint: None }, Radii { a: r, b: 0.0 })
+    } else {
+        (Core { qa: q, qb: c, core_depth: depth, lower_hint: None }, Radii { a: 0.0, b: r })
+    };
     let along = witness_direction(&core.qa, &core.qb).map(|(n, len)| {
         let core_sep =
             if ball_first { -h_s(&-n) - n.dot(&core.qa.coords) } else { n.dot(&core.qb.coords) - h_s(&n) };
@@ -579,41 +590,53 @@ fn distance_ordered(
         Route::BallBox => {
             *constructed = true;
             // Canonical order puts a point before a box and a box before a sphere.
-            if let (Some((c, r)), Some((lo, hi))) = (as_ball(a, pa), box_bounds(b)) {
-                let (q, depth) = closest_point_box(&c, pb, &lo, &hi);
-                let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                return Ok(ball_closed_form(core, Radii { a: r, b: 0.0 }, true, shapes, settings, |n| {
-                    box_support_value(pb, &lo, &hi, n)
-                }));
+            if let (Some(ball), Some((lo, hi))) = (as_ball(a, pa), box_bounds(b)) {
+                return Ok(ball_closed_form(
+                    ball,
+                    true,
+                    shapes,
+                    settings,
+                    |c| closest_point_box(c, pb, &lo, &hi),
+                    |n| box_support_value(pb, &lo, &hi, n),
+                ));
             }
-            let ((lo, hi), (c, r)) =
+            let ((lo, hi), ball) =
                 (box_bounds(a).ok_or_else(internal)?, as_ball(b, pb).ok_or_else(internal)?);
-            let (q, depth) = closest_point_box(&c, pa, &lo, &hi);
-            let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-            Ok(ball_closed_form(core, Radii { a: 0.0, b: r }, false, shapes, settings, |n| {
-                box_support_value(pa, &lo, &hi, n)
-            }))
+            Ok(ball_closed_form(
+                ball,
+                false,
+                shapes,
+                settings,
+                |c| closest_point_box(c, pa, &lo, &hi),
+                |n| box_support_value(pa, &lo, &hi, n),
+            ))
         }
         Route::BallCylinder => {
             // The cylinder's witness is its clamped local point placed by the pose, the ball's
             // the centre plus n·r: on the shapes by construction, as for `BallBox`.
             *constructed = true;
             // Point < cylinder < sphere in the canonical order.
-            if let (Some((c, r)), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
+            if let (Some(ball), Shape::Cylinder(cyl)) = (as_ball(a, pa), b) {
                 let (rad, h) = (cyl.radius(), cyl.half_height());
-                let (q, depth) = closest_point_cylinder(&c, pb, rad, h);
-                let core = Core { qa: c, qb: q, core_depth: depth, lower_hint: None };
-                return Ok(ball_closed_form(core, Radii { a: r, b: 0.0 }, true, shapes, settings, |n| {
-                    cylinder_support_value(pb, rad, h, n)
-                }));
+                return Ok(ball_closed_form(
+                    ball,
+                    true,
+                    shapes,
+                    settings,
+                    |c| closest_point_cylinder(c, pb, rad, h),
+                    |n| cylinder_support_value(pb, rad, h, n),
+                ));
             }
-            let (Shape::Cylinder(cyl), Some((c, r))) = (a, as_ball(b, pb)) else { return Err(internal()) };
+            let (Shape::Cylinder(cyl), Some(ball)) = (a, as_ball(b, pb)) else { return Err(internal()) };
             let (rad, h) = (cyl.radius(), cyl.half_height());
-            let (q, depth) = closest_point_cylinder(&c, pa, rad, h);
-            let core = Core { qa: q, qb: c, core_depth: depth, lower_hint: None };
-            Ok(ball_closed_form(core, Radii { a: 0.0, b: r }, false, shapes, settings, |n| {
-                cylinder_support_value(pa, rad, h, n)
-            }))
+            Ok(ball_closed_form(
+                ball,
+                false,
+                shapes,
+                settings,
+                |c| closest_point_cylinder(c, pa, rad, h),
+                |n| cylinder_support_value(pa, rad, h, n),
+            ))
         }
         Route::ApartClosedForm => {
             // Cold only: a tracked query keeps its GJK cache current.
@@ -707,23 +730,27 @@ pub(crate) fn distance_routed(
     // One call site of the router (either order), the answer mirrored in place: each by-value
     // pass of the result through a `Result` or a `map` is a copy of its ~120 bytes on every
     // query, which the ~100 ns closed forms feel.
+    // The kernel's `Result` is checked and settled where it lies and returned as it is: taking
+    // the answer out and wrapping it again copied it twice per query.
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     let mut constructed = false;
-    let mut r = match distance_ordered(x, px, y, py, settings, routed, None, &mut constructed) {
-        Ok(r) if is_finite(&r) => r,
-        r => {
-            let e = r.err().unwrap_or_else(non_finite);
-            let e = if swap { unswap(e, a, b) } else { e };
-            if kernel_gave_up(&e, a, b, settings) {
-                return distance(a, pa, b, pb, &gjk_settings(settings));
-            }
-            return Err(e);
+    let mut out = distance_ordered(x, px, y, py, settings, routed, None, &mut constructed);
+    let Some(r) = out.as_mut().ok().filter(|r| is_finite(r)) else {
+        let e = out.err().unwrap_or_else(non_finite);
+        let e = if swap { unswap(e, a, b) } else { e };
+        if kernel_gave_up(&e, a, b, settings) {
+            return distance(a, pa, b, pb, &gjk_settings(settings));
         }
+        return Err(e);
     };
     if swap {
         r.mirror_in_place();
     }
-    certified((a, pa, b, pb), r, constructed, settings, |gjk| distance(a, pa, b, pb, gjk))
+    match certify_in_place((a, pa, b, pb), r, constructed, settings) {
+        Ok(()) => out,
+        Err(Some(why)) => Err(verify::uncertified(why)),
+        Err(None) => distance(a, pa, b, pb, &gjk_settings(settings)),
+    }
 }
 
 /// Whether a default-route kernel's error is its own failure on valid shapes (a derived
@@ -753,15 +780,32 @@ fn certified(
     settings: &QuerySettings,
     recompute: impl FnOnce(&QuerySettings) -> Result<DistanceResult, GeomError>,
 ) -> Result<DistanceResult, GeomError> {
-    match verify::check_closed_form_distance(shapes, &r, constructed) {
+    match certify_in_place(shapes, &mut r, constructed, settings) {
+        Ok(()) => Ok(r),
+        Err(Some(why)) => Err(verify::uncertified(why)),
+        Err(None) => recompute(&gjk_settings(settings)),
+    }
+}
+
+/// [`certified`]'s decision on `r` in place: `Ok` when it passes its check (`r` then settled),
+/// `Err(Some(why))` when it is refuted and was GJK's already (or a shape is unbounded, where
+/// GJK cannot run), `Err(None)` when GJK is to answer instead.
+#[inline(always)]
+fn certify_in_place(
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    r: &mut DistanceResult,
+    constructed: bool,
+    settings: &QuerySettings,
+) -> Result<(), Option<verify::Refuted>> {
+    match verify::check_closed_form_distance(shapes, r, constructed) {
         Ok(()) => {
-            verify::settle_in_place(&mut r, settings);
-            Ok(r)
+            verify::settle_in_place(r, settings);
+            Ok(())
         }
         Err(why) if r.algorithm == Algorithm::Gjk || !(shapes.0.is_bounded() && shapes.2.is_bounded()) => {
-            Err(verify::uncertified(why))
+            Err(Some(why))
         }
-        Err(_) => recompute(&gjk_settings(settings)),
+        Err(_) => Err(None),
     }
 }
 

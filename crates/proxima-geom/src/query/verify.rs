@@ -357,9 +357,10 @@ pub(crate) fn check_distance(
 /// (R − I)·b, |b| = r).
 ///
 /// So, as for GJK's polytope witnesses ([`far`]), the containment test is skipped when it
-/// could only accept: when [`reach_within`] bounds |R·x| + |t| + r by [`FAR`] × max(1,
-/// max|pᵢ|), those 8 ulps are at most 2048 + 14 ulps of max(1, the witnesses' largest
-/// coordinate), half of τ. Otherwise (far from the origin, lines, other shapes), and for
+/// could only accept: when [`reach_within`] bounds |R·x| + |t| + r by [`FAR`] × max(1, c), c
+/// the witnesses' largest coordinate (the c of τ = τ(c) the test would use, so one limit
+/// serves both witnesses), those 8 ulps are at most 2048 + 14 ulps of max(1, c) (|x| ≤ √3·c),
+/// half of τ. Otherwise (far from the origin, lines, other shapes), and for
 /// contact answers, the full test runs. The bracket (finite, 0 ≤ lower ≤ upper, upper =
 /// |p_b − p_a|) is checked always: the witnesses being points of the shapes, upper is a
 /// distance between the shapes whatever the closed form computed, and lower is the user's
@@ -373,13 +374,14 @@ pub(crate) fn check_closed_form_distance(
 }
 
 /// Whether the placed closed-form shape (point, segment, triangle, sphere, capsule, box,
-/// cylinder) lies within
-/// [`FAR`] × max(1, max|pᵢ|) of the origin, by root-free bounds: the 1-norm of the local
+/// cylinder) lies within `limit` = [`FAR`] × max(1, c) of the origin, c the largest
+/// coordinate of the two witnesses (the scale of τ, see [`check_closed_form_distance`]; one
+/// limit for both shapes, computed once), by root-free bounds: the 1-norm of the local
 /// reach and of the translation (each ≥ the Euclidean length), the local reach scaled by
 /// 1 + 3e (|R·x| ≤ √(1 + 3e)·|x| for e = max |RᵀR − I|). `false` for every other shape, and
 /// when the bound does not show it (then the test runs: skipping is only ever an option).
 #[inline(always)]
-fn reach_within(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> bool {
+fn reach_within(shape: &Shape, pose: &Pose, limit: f64) -> bool {
     let l1 = |v: &Vector3<f64>| v.x.abs() + v.y.abs() + v.z.abs();
     let local = match shape {
         Shape::Sphere(s) => s.radius(),
@@ -400,7 +402,7 @@ fn reach_within(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> bool {
         _ => return false,
     };
     let reach = local * (1.0 + 3.0 * pose.orthonormality_error()) + l1(pose.translation());
-    reach <= FAR * max_abs(&p.coords).max(1.0)
+    reach <= limit
 }
 
 /// Whether GJK's witnesses on this shape are convex combinations of its vertices as placed (a
@@ -411,6 +413,22 @@ fn reach_within(shape: &Shape, pose: &Pose, p: &Point3<f64>) -> bool {
 #[inline(always)]
 fn vertex_spanned(shape: &Shape) -> bool {
     matches!(shape, Shape::Triangle(_) | Shape::Cuboid(_) | Shape::AlignedBox(_))
+}
+
+/// Whether the separated witness `p` is on `s` placed by `pose` without a test: a closed
+/// form's (`constructed`) within reach ([`reach_within`]), or GJK's (`gjk`) on a triangle or
+/// box while that shape is not far ([`far`]). A function in line rather than a closure: the
+/// closure was compiled out of line, a call per witness (~20 instructions each) on every
+/// ~500-instruction closed-form query.
+#[inline(always)]
+fn on_by_construction(
+    s: &Shape,
+    pose: &Pose,
+    p: &Point3<f64>,
+    (constructed, limit): (bool, f64),
+    gjk: bool,
+) -> bool {
+    (constructed && reach_within(s, pose, limit)) || (gjk && vertex_spanned(s) && !far(&[(s, pose)], p))
 }
 
 /// [`check_distance`], the separated witnesses' containment left out where
@@ -453,12 +471,9 @@ fn check_distance_with(
             // box while that shape is not far (`far`), are on their shapes by construction: no
             // test.
             let gjk = r.algorithm == Algorithm::Gjk;
-            let on_by_construction = |s: &Shape, pose: &Pose, p: &Point3<f64>| {
-                (constructed && reach_within(s, pose, p))
-                    || (gjk && vertex_spanned(s) && !far(&[(s, pose)], p))
-            };
-            let test_a = !on_by_construction(a, pa, &point_a);
-            let test_b = !on_by_construction(b, pb, &point_b);
+            let reach = (constructed, FAR * coord.max(1.0));
+            let test_a = !on_by_construction(a, pa, &point_a, reach, gjk);
+            let test_b = !on_by_construction(b, pb, &point_b, reach, gjk);
             if (test_a && !holds(a, pa, &point_a, tol, slack_a, check_a))
                 || (test_b && !holds(b, pb, &point_b, tol, slack_b, check_b))
             {
@@ -673,7 +688,7 @@ mod tests {
     /// `check_distance`, and the skip is taken where the shapes are near the origin.
     #[test]
     fn constructed_witnesses_pass_the_full_containment_test() {
-        use super::{check_distance, reach_within};
+        use super::{FAR, check_distance, max_abs, reach_within};
         use crate::query::{Proximity, QueryPath, QuerySettings, distance};
         use crate::shape::{Point, Segment, Triangle};
         let shapes = [
@@ -706,7 +721,8 @@ mod tests {
                     }
                     assert!(check_distance((a, &pa, b, &pb), &r).is_ok(), "{a:?} {b:?} {pa:?} {pb:?}: {r:?}");
                     checked += 1;
-                    if reach_within(a, &pa, &point_a) && reach_within(b, &pb, &point_b) {
+                    let limit = FAR * max_abs(&point_a.coords).max(max_abs(&point_b.coords)).max(1.0);
+                    if reach_within(a, &pa, limit) && reach_within(b, &pb, limit) {
                         skipped += 1;
                     }
                 }
