@@ -48,7 +48,7 @@ use crate::gjk::{
     COLD_HINT, CelledCloud, CoreShape, CoreSupport, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache,
     GjkSettings, GjkStatus, Mode, NearContact, PairSupport, PlacedCloud, Polished, RelativeFrame, Run,
     Simplex, Start, SupportMap, Vertex, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
-    finish_curved, initial_direction, is_curved, no_finish, polish_probed, run, store,
+    finish_curved, initial_direction, is_curved, no_finish, polish_probed, run, run_into, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -266,7 +266,9 @@ fn run_flat<A: SupportMap, B: SupportMap>(
     {
         return answer;
     }
-    let mut r = run(&mut diff, init, &ask.settings.gjk, Mode::Distance);
+    // Built in place (`run_into`): no copy of the run's simplex on the way to `conclude`.
+    let mut r = Run::blank(&frame);
+    run_into(&mut diff, init, &ask.settings.gjk, Mode::Distance, &mut r);
     conclude(&mut diff, &mut r, None, init, cache, ask, &mut no_finish)
 }
 
