@@ -157,9 +157,6 @@ impl Simplex {
     }
 
     /// The projection keeping vertices `idx` with weights `lambda` (v = Σ λₖ w_idx[k]).
-    /// In line: its slices are then constants of the region that called it (loops of known
-    /// length), and the projection is built in the caller's slot instead of returned.
-    #[inline(always)]
     fn keep(&self, idx: &[usize], lambda: &[f64]) -> Projection {
         let mut p = Projection { idx: [0; 4], lambda: [0.0; 4], len: idx.len(), v: Vector3::zeros() };
         for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
@@ -317,7 +314,6 @@ enum SegmentRegion {
 }
 
 /// Closest point of [a, b] to the origin: region and parameter t (point a + t(b − a)).
-#[inline(always)]
 fn segment_region(a: &Vector3<f64>, b: &Vector3<f64>) -> (SegmentRegion, f64) {
     let ab = b - a;
     let t = -a.dot(&ab);
