@@ -126,13 +126,54 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     settings: &GjkSettings,
     mode: Mode,
 ) -> Run {
+    let mut out = Run::blank(&diff.frame);
+    run_into(diff, start, settings, mode, &mut out);
+    out
+}
+
+impl Run {
+    /// A run that has not started (empty simplex, no bounds), to be filled by [`run_into`].
+    #[inline(always)]
+    pub(crate) fn blank(frame: &RelativeFrame) -> Self {
+        Run {
+            status: GjkStatus::MaxIterations,
+            simplex: Simplex::new(),
+            v: Vector3::zeros(),
+            lower: f64::NEG_INFINITY,
+            lower_dir: Vector3::zeros(),
+            upper: f64::INFINITY,
+            scale: 0.0,
+            iterations: 0,
+            hint_a: COLD_HINT,
+            hint_b: COLD_HINT,
+            frame: *frame,
+        }
+    }
+}
+
+/// [`run`] written into `out`, a [`Run::blank`] (every other field is set here): a caller
+/// that keeps the run gets it built in place, where returning it copied the simplex (≈ 450
+/// bytes) into the caller's slot (polytope_8: one `memcpy` call per query). The blank's
+/// simplex is already cleared; it is only marked empty here (its slots are written before
+/// they are read), which spares clearing it twice.
+#[inline(always)]
+pub(crate) fn run_into<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    diff: &mut Difference<'_, A, B>,
+    start: &Start,
+    settings: &GjkSettings,
+    mode: Mode,
+    out: &mut Run,
+) {
     let mut d0 = start.direction;
     if !super::gt(d0.norm_squared(), 0.0) || !d0.iter().all(|x| x.is_finite()) {
         d0 = Vector3::x();
     }
-    let mut simplex = Simplex::new();
-    // Warm start by support pairs (gjk/warm.rs): the previous final simplex re-read here.
-    let warm_size = start.pairs.seed(diff, &mut simplex);
+    out.simplex.len = 0;
+    out.frame = diff.frame;
+    let simplex = &mut out.simplex;
+    // Warm start by support pairs (gjk/warm.rs): the previous final simplex re-read here
+    // (a cold start has none: no call).
+    let warm_size = if start.pairs.len() > 0 { start.pairs.seed(diff, simplex) } else { 0.0 };
     let dir_warm_len = if simplex.len > 0 { 0 } else { start.simplex_len.min(4) };
     let mut start_bound = StartBound { lower: f64::NEG_INFINITY, lower_dir: d0 };
     // Warm start: the previous final simplex's directions, re-evaluated at these poses.
@@ -140,17 +181,17 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         // Start each re-evaluation where that vertex was found last time.
         let (ha, hb) = start.simplex_hints[k];
         let hints = (ha != COLD_HINT && hb != COLD_HINT).then_some((ha, hb));
-        add_start_support(diff, &mut simplex, &mut start_bound, &start.simplex_dirs[k], hints);
+        add_start_support(diff, simplex, &mut start_bound, &start.simplex_dirs[k], hints);
     }
     if simplex.len == 0 {
-        add_start_support(diff, &mut simplex, &mut start_bound, &d0, None);
+        add_start_support(diff, simplex, &mut start_bound, &d0, None);
     }
     let StartBound { mut lower, mut lower_dir } = start_bound;
     // No support point with finite coordinates: nothing below is meaningful.
     let empty = simplex.len == 0;
-    let first = simplex.v[0];
+    let first = simplex.v[0].w;
     simplex.lambda[0] = 1.0;
-    let mut v = if simplex.len > 1 { simplex.project_origin() } else { first.w };
+    let mut v = if simplex.len > 1 { simplex.project_origin() } else { first };
     let mut upper = v.norm();
     let margin = match mode {
         Mode::Distance => None,
@@ -159,7 +200,7 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut scale = upper.max(warm_size).max(f64::MIN_POSITIVE);
     let mut accel = settings.acceleration;
     let mut dir = v;
-    let mut w_prev = first.w;
+    let mut w_prev = first;
     let mut status = GjkStatus::MaxIterations;
     let mut it = 0u32;
     let mut warm_contact = false;
@@ -268,19 +309,15 @@ pub(crate) fn run<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if empty || !(upper.is_finite() && scale.is_finite()) {
         status = GjkStatus::Overflow;
     }
-    Run {
-        status,
-        simplex,
-        v,
-        lower,
-        lower_dir,
-        upper,
-        scale,
-        iterations: it,
-        hint_a: diff.hint_a,
-        hint_b: diff.hint_b,
-        frame: diff.frame,
-    }
+    out.status = status;
+    out.v = v;
+    out.lower = lower;
+    out.lower_dir = lower_dir;
+    out.upper = upper;
+    out.scale = scale;
+    out.iterations = it;
+    out.hint_a = diff.hint_a;
+    out.hint_b = diff.hint_b;
 }
 
 /// The best lower bound of a run's start and the direction that gave it.
@@ -334,7 +371,9 @@ fn add_start_support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 }
 
 /// The start of a run: the cache's direction and simplex, else a cold start from B's origin
-/// towards A's (so the first support point faces the other shape), in A's frame.
+/// towards A's (so the first support point faces the other shape), in A's frame. In line:
+/// the start (≈ 400 bytes) is then built where the caller keeps it, not returned and copied.
+#[inline(always)]
 pub(crate) fn initial_direction(frame: &RelativeFrame, cache: Option<&GjkCache>) -> Start {
     match cache {
         Some(c) if c.direction.is_some() => {

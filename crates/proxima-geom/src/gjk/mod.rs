@@ -53,7 +53,9 @@ pub use support_cells::SupportCells;
 
 pub(crate) use contact_warm::ContactPolytope;
 pub(crate) use depth::{depth_newton, finish_curved};
-pub(crate) use distance::{Mode, Run, Start, center_direction, contact_floor, initial_direction, run, store};
+pub(crate) use distance::{
+    Mode, Run, Start, center_direction, contact_floor, initial_direction, run, run_into, store,
+};
 pub(crate) use epa::{Finish, no_finish, penetration_above};
 pub(crate) use polish::{CoreSupport, Eval, NearContact, PairSupport, Polished, is_curved, polish_probed};
 pub(crate) use simplex::{Simplex, Vertex, closest_to_origin};

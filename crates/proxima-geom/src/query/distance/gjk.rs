@@ -48,7 +48,7 @@ use crate::gjk::{
     COLD_HINT, CelledCloud, CoreShape, CoreSupport, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache,
     GjkSettings, GjkStatus, Mode, NearContact, PairSupport, PlacedCloud, Polished, RelativeFrame, Run,
     Simplex, Start, SupportMap, Vertex, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
-    finish_curved, initial_direction, is_curved, no_finish, polish_probed, run, store,
+    finish_curved, initial_direction, is_curved, no_finish, polish_probed, run, run_into, store,
 };
 use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
@@ -107,11 +107,16 @@ fn gjk_answer(
     let ((ca, ra), (cb, rb)) =
         if warm { (core_of(a), core_of(b)) } else { (cold_core_of(a), cold_core_of(b)) };
     let frame = RelativeFrame::new(pa, pb);
-    let (mut init, hints, depth_normal) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
-    // Cold vertex polytopes start along the line between their bounding-box centres (link
-    // meshes have their origins at joints, far from the geometry).
-    if !warm && let Some(d) = center_direction(a, b, &frame) {
-        init.direction = d;
+    let (mut init, hints, depth_normal);
+    if warm {
+        (init, hints, depth_normal) = warm_state(&frame, cache.as_ref().map(|(c, s)| (&**c, *s)));
+    } else {
+        // (`warm_state`'s cold start, built here where it is kept: its ≈ 400 bytes were
+        // copied twice on the way, polytope_8.) Cold vertex polytopes start along the line
+        // between their bounding-box centres (link meshes have their origins at joints, far
+        // from the geometry).
+        init = Start::cold(center_direction(a, b, &frame).unwrap_or(-frame.t));
+        (hints, depth_normal) = ((COLD_HINT, COLD_HINT), None);
     }
     // Cold pairs of axial cores (cylinders, capsule segments) with a cylinder start from the
     // axes' closest points, and are polished by Newton from there before any GJK iteration;
@@ -266,7 +271,9 @@ fn run_flat<A: SupportMap, B: SupportMap>(
     {
         return answer;
     }
-    let mut r = run(&mut diff, init, &ask.settings.gjk, Mode::Distance);
+    // Built in place (`run_into`): no copy of the run's simplex on the way to `conclude`.
+    let mut r = Run::blank(&frame);
+    run_into(&mut diff, init, &ask.settings.gjk, Mode::Distance, &mut r);
     conclude(&mut diff, &mut r, None, init, cache, ask, &mut no_finish)
 }
 
@@ -636,7 +643,18 @@ fn world_a(qa: &Point3<f64>, a: &Shape, pa: &Pose, pb: &Pose, onto: bool) -> Poi
     if !(onto && either_off_orthonormal(pa, pb)) {
         return pa.transform_point(qa);
     }
-    pa.transform_point(&clamp_local(a, Part::Core, qa).unwrap_or(*qa))
+    pa.transform_point(&clamp_core(a, qa))
+}
+
+/// `q` (local to `s`) clamped into the core of `s` where `clamp_local` clamps, else `q`. A
+/// vertex polytope is never clamped (`clamp_local` answers `None` for it): the type test in
+/// line spares the two hull–hull witnesses a call each.
+#[inline(always)]
+fn clamp_core(s: &Shape, q: &Point3<f64>) -> Point3<f64> {
+    if matches!(s, Shape::ConvexPolytope(_)) {
+        return *q;
+    }
+    clamp_local(s, Part::Core, q).unwrap_or(*q)
 }
 
 /// B's witness `qb` (A's frame, a point of B's core placed by the relative frame: a convex
@@ -662,7 +680,7 @@ fn world_b(
     match frame.r.try_inverse() {
         Some(inv) => {
             let local = Point3::from(inv * (qb.coords - frame.t));
-            let local = if onto { clamp_local(b, Part::Core, &local).unwrap_or(local) } else { local };
+            let local = if onto { clamp_core(b, &local) } else { local };
             pb.transform_point(&local)
         }
         None => pa.transform_point(qb),
