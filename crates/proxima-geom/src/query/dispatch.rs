@@ -667,7 +667,8 @@ fn distance_ordered(
             {
                 return Ok(r);
             }
-            let r = lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))?;
+            let r =
+                lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))?;
             // Two cuboids: the box–box kernel's witnesses are t + Σ (ξⱼ − hⱼ)uⱼ with ξ in the
             // box, evaluated in f64 (or rounded from exact ones): on the shapes by
             // construction (`verify::check_closed_form_distance`).
