@@ -564,8 +564,9 @@ fn distance_rounded_linear(
 /// Distance with a and b in canonical order. `cache`: GJK warm start and whether the pair
 /// was swapped into canonical order. `constructed` is set when the answer's witnesses are on
 /// the shapes by construction (the closed forms of [`Route::Balls`], [`Route::RoundedLinear`],
-/// [`Route::BallBox`] and [`Route::BallCylinder`], and the piece– and triangle–triangle ones of
-/// [`Route::ApartClosedForm`]; see `verify::check_closed_form_distance`).
+/// [`Route::BallBox`] and [`Route::BallCylinder`], the piece– and triangle–triangle ones of
+/// [`Route::ApartClosedForm`], and the box–box kernel's on two cuboids under [`Route::Lcp`];
+/// see `verify::check_closed_form_distance`).
 fn distance_ordered(
     a: &Shape,
     pa: &Pose,
@@ -673,7 +674,13 @@ fn distance_ordered(
             {
                 return Ok(r);
             }
-            lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))
+            let r =
+                lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))?;
+            // Two cuboids: the box–box kernel's witnesses are t + Σ (ξⱼ − hⱼ)uⱼ with ξ in the
+            // box, evaluated in f64 (or rounded from exact ones): on the shapes by
+            // construction (`verify::check_closed_form_distance`).
+            *constructed = matches!((a, b), (Shape::Cuboid(_), Shape::Cuboid(_)));
+            Ok(r)
         }
         Route::Gjk => {
             // Box or triangle – cylinder by candidate features whose certificate closes, and

@@ -356,6 +356,15 @@ pub(crate) fn check_distance(
 /// non-orthonormal R that the test allows for anyway (R·(x + b) and R·x + b differ by
 /// (R − I)·b, |b| = r).
 ///
+/// The box–box kernel's witnesses on two cuboids (`lcp_queries::box_box`: every path, the
+/// active-set solver, Lemke's and the exact re-solve) are K + Σ ξⱼuⱼ with K = t − Σ hⱼuⱼ and
+/// ξⱼ ∈ [0, 2hⱼ] (the solvers keep or clamp ξ in the box; t, uⱼ = R's columns and hⱼ are the
+/// user's numbers, unrounded), evaluated coordinate by coordinate as a sum of seven terms
+/// t_k, −hⱼu_jk, ξⱼu_jk: off the exact point t + Σ (ξⱼ − hⱼ)uⱼ of the posed box by at most
+/// γ₇ ≈ 3.5ε times Σ of the terms' magnitudes ≤ |t| + 3Σ hⱼ|uⱼ|, i.e. ≤ 10.5ε·(|t|₁ + (1 +
+/// 3e)·|h|₁) (an exact witness rounded is off by ε/2·|p|, less); with [`reach_within`]'s bound
+/// below, at most 2688 ulps of max(1, c), two thirds of τ.
+///
 /// So, as for GJK's polytope witnesses ([`far`]), the containment test is skipped when it
 /// could only accept: when [`reach_within`] bounds |R·x| + |t| + r by [`FAR`] × max(1, c), c
 /// the witnesses' largest coordinate (the c of τ = τ(c) the test would use, so one limit

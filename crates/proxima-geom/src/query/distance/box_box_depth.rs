@@ -90,9 +90,61 @@ const THIN_MAX: f64 = 1e-3;
 /// Widest accepted bracket, relative to the pair's scale (EPA's default tolerance is 1e-10).
 const WIDTH_MAX: f64 = 1e-9;
 
-/// h of the box at the origin of its frame along the local direction w.
-fn local_support(bx: &PosedBox, w: &Vector3<f64>) -> f64 {
-    (0..3).map(|k| (bx.lo[k] * w[k]).max(bx.hi[k] * w[k])).sum()
+/// The 15 candidate pairs of edge directions (0..3 A's, 3..6 B's): A's face normals, B's,
+/// then the nine edge × edge crosses.
+const PAIRS: [(usize, usize); 15] = [
+    (0, 1),
+    (1, 2),
+    (2, 0),
+    (3, 4),
+    (4, 5),
+    (5, 3),
+    (0, 3),
+    (0, 4),
+    (0, 5),
+    (1, 3),
+    (1, 4),
+    (1, 5),
+    (2, 3),
+    (2, 4),
+    (2, 5),
+];
+
+/// a·b in the order (a₀b₀ + a₁b₁) + a₂b₂ (nalgebra's for 3-vectors: the same bits).
+#[inline(always)]
+fn dot3(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// (u × v / |u × v|, |u × v|), each operation as nalgebra's `cross`, `norm` and division by
+/// a scalar (the same bits).
+#[inline(always)]
+fn unit_cross(u: &[f64; 3], v: &[f64; 3]) -> ([f64; 3], f64) {
+    let c = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+    let len = dot3(&c, &c).sqrt();
+    ([c[0] / len, c[1] / len, c[2] / len], len)
+}
+
+/// (h(w), h(−w)) of the box lo ≤ x ≤ hi at the origin of its frame along the local w:
+/// Σ max(lo·w, hi·w) and Σ max(−lo·w, −hi·w), summed left to right (−(lo·w) is exactly
+/// lo·(−w); an iterator sum's leading −0.0 would be absorbed exactly).
+#[inline(always)]
+fn support_pair(lo: &[f64; 3], hi: &[f64; 3], w: &[f64; 3]) -> (f64, f64) {
+    let p = [lo[0] * w[0], lo[1] * w[1], lo[2] * w[2]];
+    let q = [hi[0] * w[0], hi[1] * w[1], hi[2] * w[2]];
+    let pos = larger(p[0], q[0]) + larger(p[1], q[1]) + larger(p[2], q[2]);
+    let neg = larger(-p[0], -q[0]) + larger(-p[1], -q[1]) + larger(-p[2], -q[2]);
+    (pos, neg)
+}
+
+/// max(x, y) by one comparison (one `maxsd`, against `f64::max`'s NaN handling). It differs
+/// from `f64::max` only in the sign of a zero (x = ±0 = y) and when y alone is NaN; neither
+/// reaches an answer here: a NaN product needs a NaN w, making both NaN, and a sum whose
+/// terms are all zeros gives an overlap of ±0 (nonzero sums are exact whatever the zero
+/// signs), whose lower end −err − slack < 0 refuses the pair.
+#[inline(always)]
+fn larger(x: f64, y: f64) -> f64 {
+    if x > y { x } else { y }
 }
 
 /// The point of the box's support set along the local direction w (the vertex the signs of w
@@ -120,9 +172,20 @@ fn clamp_into(bx: &PosedBox, p: &Point3<f64>) -> Point3<f64> {
 #[derive(Clone, Copy)]
 struct Best {
     overlap: f64,
-    normal: Vector3<f64>,
     /// Edge indices of the pair (0..3 A's, 3..6 B's).
     pair: (usize, usize),
+    /// Whether the overlap is along −(u × v) (B on the negative side).
+    negated: bool,
+}
+
+impl Best {
+    /// The unit normal from A towards B: the pair's unit cross product, negated as recorded
+    /// (recomputed: the same bits as during the scan).
+    fn normal(&self, cols: &[[f64; 3]; 6]) -> Vector3<f64> {
+        let (n, _) = unit_cross(&cols[self.pair.0], &cols[self.pair.1]);
+        let n = Vector3::from(n);
+        if self.negated { -n } else { n }
+    }
 }
 
 /// Depth, bracket and witnesses of two overlapping boxes (cuboids or aligned boxes), or
@@ -141,39 +204,27 @@ pub(crate) fn box_box_penetration(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) ->
     let scale = ka.sum() + kb.sum() + d.abs().sum();
     let err = 64.0 * eps * scale;
     let r_m = (d.norm() + (ka.norm() + kb.norm()) * (1.0 + 2.0 * ortho)) * (1.0 + 1e-12);
-    let length = |k: usize| {
+    // The six edge directions as plain arrays, their lengths once each (the same products
+    // as `(hi − lo)·|u|` per use: the same bits, six square roots instead of up to 18).
+    let cols: [[f64; 3]; 6] = core::array::from_fn(|k| [edges[k].x, edges[k].y, edges[k].z]);
+    let length: [f64; 6] = core::array::from_fn(|k| {
         let bx = if k < 3 { &ba } else { &bb };
-        (bx.hi[k % 3] - bx.lo[k % 3]) * edges[k].norm()
-    };
+        (bx.hi[k % 3] - bx.lo[k % 3]) * dot3(&cols[k], &cols[k]).sqrt()
+    });
+    let (lo_a, hi_a): ([f64; 3], [f64; 3]) = (ba.lo.into(), ba.hi.into());
+    let (lo_b, hi_b): ([f64; 3], [f64; 3]) = (bb.lo.into(), bb.hi.into());
+    let dv: [f64; 3] = d.into();
     let mut best: Option<Best> = None;
     let mut lower = f64::INFINITY;
     let mut thin = 0.0f64;
-    const PAIRS: [(usize, usize); 15] = [
-        (0, 1),
-        (1, 2),
-        (2, 0),
-        (3, 4),
-        (4, 5),
-        (5, 3),
-        (0, 3),
-        (0, 4),
-        (0, 5),
-        (1, 3),
-        (1, 4),
-        (1, 5),
-        (2, 3),
-        (2, 4),
-        (2, 5),
-    ];
     for (i, j) in PAIRS {
-        let c = edges[i].cross(&edges[j]);
-        let len = c.norm();
+        let (n, len) = unit_cross(&cols[i], &cols[j]);
         if !len.is_finite() {
             return None;
         }
         let slack = if len > 0.0 { r_m * (16.0 * eps / len + 4.0 * eps) } else { f64::INFINITY };
         if j >= 3 && i < 3 {
-            let w = length(i).min(length(j)) * (len + 4.0 * eps) * (1.0 + 2.0 * ortho);
+            let w = length[i].min(length[j]) * (len + 4.0 * eps) * (1.0 + 2.0 * ortho);
             if len < THIN_MAX && w <= slack {
                 thin = thin.max(w);
                 continue;
@@ -182,17 +233,20 @@ pub(crate) fn box_box_penetration(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) ->
             // A face normal of a valid box frame has |u × v| ≈ 1.
             return None;
         }
-        let n = c / len;
-        let (wa, wb) = (ra.tr_mul(&n), rb.tr_mul(&n));
-        let nd = n.dot(&d);
+        let wa = [dot3(&cols[0], &n), dot3(&cols[1], &n), dot3(&cols[2], &n)];
+        let wb = [dot3(&cols[3], &n), dot3(&cols[4], &n), dot3(&cols[5], &n)];
+        let nd = dot3(&n, &dv);
+        let (ha_pos, ha_neg) = support_pair(&lo_a, &hi_a, &wa);
+        let (hb_pos, hb_neg) = support_pair(&lo_b, &hi_b, &wb);
         // Overlap along n (B beyond A) and along −n.
-        for (sign, ov) in [
-            (1.0, local_support(&ba, &wa) + local_support(&bb, &-wb) - nd),
-            (-1.0, local_support(&ba, &-wa) + local_support(&bb, &wb) + nd),
-        ] {
-            lower = lower.min(ov - err - slack);
+        for (negated, ov) in [(false, ha_pos + hb_neg - nd), (true, ha_neg + hb_pos + nd)] {
+            // `lower.min(x)` by a comparison: the same value (a NaN x is skipped by both).
+            let bound = ov - err - slack;
+            if bound < lower {
+                lower = bound;
+            }
             if best.is_none_or(|b| ov < b.overlap) {
-                best = Some(Best { overlap: ov, normal: n * sign, pair: (i, j) });
+                best = Some(Best { overlap: ov, pair: (i, j), negated });
             }
         }
     }
@@ -206,7 +260,7 @@ pub(crate) fn box_box_penetration(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) ->
         return None;
     }
     // The upper end re-read from the user's shapes' support functions.
-    let n = best.normal;
+    let n = best.normal(&cols);
     let user = -separation(a, pa, b, pb, &n);
     let moved = 64.0 * eps * (pa.translation().abs().sum() + pb.translation().abs().sum());
     // (NaN compares false: refused.)
@@ -215,7 +269,7 @@ pub(crate) fn box_box_penetration(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) ->
         return None;
     }
     let upper = upper.max(user + err + moved);
-    let (point_a, point_b) = witnesses(&ba, &bb, &edges, best)?;
+    let (point_a, point_b) = witnesses(&ba, &bb, &edges, n, best)?;
     // Checked against the user's shapes: inside each, and p_b − p_a = −depth·n.
     let coord = point_a.coords.amax().max(point_b.coords.amax());
     let tol = tolerance(coord) + err;
@@ -273,9 +327,10 @@ fn witnesses(
     ba: &PosedBox,
     bb: &PosedBox,
     edges: &[Vector3<f64>; 6],
+    n: Vector3<f64>,
     best: Best,
 ) -> Option<(Point3<f64>, Point3<f64>)> {
-    let (n, depth) = (best.normal, best.overlap);
+    let depth = best.overlap;
     let (wa, wb) = (ba.pose.rotation().tr_mul(&n), bb.pose.rotation().tr_mul(&-n));
     let mut la = local_support_point(ba, &wa);
     let mut lb = local_support_point(bb, &wb);
