@@ -144,6 +144,7 @@ enum Feature {
 /// The feature of a core at the local direction `m` (a direction within `kink` (relative) of
 /// a kink counts as at it, see [`KINK`]); `None` for cores without a known Hessian
 /// (composites).
+#[inline]
 fn feature(core: &CoreShape<'_>, m: &Vector3<f64>, kink: f64) -> Option<Feature> {
     match core {
         CoreShape::Origin | CoreShape::Scanned(_) => Some(Feature::Smooth),
@@ -265,6 +266,7 @@ enum Curvature {
 
 impl Curvature {
     /// As [`support_hessian`], factored.
+    #[inline]
     fn of(core: &CoreShape<'_>, m: &Vector3<f64>) -> Self {
         let rim = |r: f64| {
             let rho = planar_norm(m.x, m.y);
@@ -282,6 +284,7 @@ impl Curvature {
     }
 
     /// uᵀ H v.
+    #[inline]
     fn form(&self, u: &Vector3<f64>, v: &Vector3<f64>) -> f64 {
         match *self {
             Curvature::Zero => 0.0,
@@ -304,12 +307,14 @@ struct Hessians<'f> {
 }
 
 impl<'f> Hessians<'f> {
+    #[inline]
     fn at(diff: &'f Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3<f64>) -> Self {
         let r = &diff.frame.r;
         Self { a: Curvature::of(diff.a, n), b: Curvature::of(diff.b, &r.tr_mul(&-n)), r }
     }
 
     /// uᵀ(H_A + R H_B Rᵀ)u, and the same form on (u, v) and (v, v) when `v` is given.
+    #[inline]
     fn forms(&self, u: &Vector3<f64>, v: Option<&Vector3<f64>>) -> [f64; 3] {
         let bu = self.r.tr_mul(u);
         let uu = self.a.form(u, u) + self.b.form(&bu, &bu);
@@ -599,6 +604,7 @@ fn edge_side(
 }
 
 /// Projects n onto the great circle orthogonal to `c` (unit), normalized.
+#[inline]
 fn onto_circle(n: &Vector3<f64>, c: &Option<Vector3<f64>>) -> Vector3<f64> {
     match c {
         Some(c) => (n - c * c.dot(n)).normalize(),
