@@ -307,14 +307,14 @@ struct Hessians<'f> {
 }
 
 impl<'f> Hessians<'f> {
-    #[inline]
+    #[inline(always)]
     fn at(diff: &'f Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3<f64>) -> Self {
         let r = &diff.frame.r;
         Self { a: Curvature::of(diff.a, n), b: Curvature::of(diff.b, &r.tr_mul(&-n)), r }
     }
 
     /// uᵀ(H_A + R H_B Rᵀ)u, and the same form on (u, v) and (v, v) when `v` is given.
-    #[inline]
+    #[inline(always)]
     fn forms(&self, u: &Vector3<f64>, v: Option<&Vector3<f64>>) -> [f64; 3] {
         let bu = self.r.tr_mul(u);
         let uu = self.a.form(u, u) + self.b.form(&bu, &bu);
@@ -509,6 +509,7 @@ fn is_polyhedral(core: &CoreShape<'_>) -> bool {
 
 /// g(n) from the support points, and the witnesses moved within their support sets (side
 /// segment, cap disk) towards the other shape's witness.
+#[inline]
 fn evaluate<'f, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     sup: &mut P,
