@@ -124,7 +124,7 @@ impl Bracket for DepthPolished {
         if up < self.upper {
             (self.upper, self.normal, self.a, self.b) = (up, e.n, e.a, e.b);
         }
-        self.lower = self.lower.max(enclosed_ball_bound(diff, &e.n, &e.a, &e.b, &e.faces));
+        self.lower = self.lower.max(enclosed_ball_bound(diff, &e.n, &e.a, &e.b, e.faces));
         self.upper - self.lower <= target
     }
 

@@ -57,7 +57,9 @@ pub(crate) use distance::{
     Mode, Run, Start, center_direction, contact_floor, initial_direction, run, run_into, store,
 };
 pub(crate) use epa::{Finish, no_finish, penetration_above};
-pub(crate) use polish::{CoreSupport, Eval, NearContact, PairSupport, Polished, is_curved, polish_probed};
+pub(crate) use polish::{
+    CoreSupport, Eval, NO_FACES, NearContact, PairSupport, Polished, is_curved, polish_probed,
+};
 pub(crate) use simplex::{Simplex, Vertex, closest_to_origin};
 pub(crate) use support::{
     COLD_HINT, CelledCloud, CoreShape, Difference, NEAR_CLIMB_MIN_VERTICES, PlacedCloud, RelativeFrame,

@@ -144,6 +144,7 @@ enum Feature {
 /// The feature of a core at the local direction `m` (a direction within `kink` (relative) of
 /// a kink counts as at it, see [`KINK`]); `None` for cores without a known Hessian
 /// (composites).
+#[inline]
 fn feature(core: &CoreShape<'_>, m: &Vector3<f64>, kink: f64) -> Option<Feature> {
     match core {
         CoreShape::Origin | CoreShape::Scanned(_) => Some(Feature::Smooth),
@@ -265,6 +266,7 @@ enum Curvature {
 
 impl Curvature {
     /// As [`support_hessian`], factored.
+    #[inline]
     fn of(core: &CoreShape<'_>, m: &Vector3<f64>) -> Self {
         let rim = |r: f64| {
             let rho = planar_norm(m.x, m.y);
@@ -282,6 +284,7 @@ impl Curvature {
     }
 
     /// uᵀ H v.
+    #[inline]
     fn form(&self, u: &Vector3<f64>, v: &Vector3<f64>) -> f64 {
         match *self {
             Curvature::Zero => 0.0,
@@ -304,12 +307,14 @@ struct Hessians<'f> {
 }
 
 impl<'f> Hessians<'f> {
+    #[inline(always)]
     fn at(diff: &'f Difference<'_, CoreShape<'_>, CoreShape<'_>>, n: &Vector3<f64>) -> Self {
         let r = &diff.frame.r;
         Self { a: Curvature::of(diff.a, n), b: Curvature::of(diff.b, &r.tr_mul(&-n)), r }
     }
 
     /// uᵀ(H_A + R H_B Rᵀ)u, and the same form on (u, v) and (v, v) when `v` is given.
+    #[inline(always)]
     fn forms(&self, u: &Vector3<f64>, v: Option<&Vector3<f64>>) -> [f64; 3] {
         let bu = self.r.tr_mul(u);
         let uu = self.a.form(u, u) + self.b.form(&bu, &bu);
@@ -341,8 +346,12 @@ pub(crate) trait Bracket: Copy {
     /// g > 0: separation proven along n).
     fn admissible(&self, g: f64) -> bool;
     /// Folds one evaluation into the bracket; `true` once the gap meets `target`.
-    fn tighten(&mut self, diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>, e: &Eval, target: f64)
-    -> bool;
+    fn tighten(
+        &mut self,
+        diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        e: &Eval<'_>,
+        target: f64,
+    ) -> bool;
     /// Records the Newton steps taken.
     fn set_steps(&mut self, steps: u32);
     /// How near (relative) a kink of a support function the start may be to be taken as at
@@ -364,7 +373,12 @@ impl Bracket for Polished {
 
     /// Its dual value raises the lower bound, its witness distance may lower the upper bound
     /// (with its witnesses).
-    fn tighten(&mut self, _: &Difference<'_, CoreShape<'_>, CoreShape<'_>>, e: &Eval, target: f64) -> bool {
+    fn tighten(
+        &mut self,
+        _: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
+        e: &Eval<'_>,
+        target: f64,
+    ) -> bool {
         self.lower = self.lower.max(e.g);
         let up = e.grad.norm();
         if up < self.upper {
@@ -398,7 +412,7 @@ impl Bracket for NearContact {
     fn tighten(
         &mut self,
         diff: &Difference<'_, CoreShape<'_>, CoreShape<'_>>,
-        e: &Eval,
+        e: &Eval<'_>,
         target: f64,
     ) -> bool {
         self.0.tighten(diff, e, target)
@@ -409,9 +423,11 @@ impl Bracket for NearContact {
     }
 }
 
-/// One evaluation of g at a unit direction.
+/// One evaluation of g at a unit direction. Small enough to move in registers (112 bytes):
+/// the polish's faces are the run's, fixed for all its evaluations, and held by reference
+/// (inline, they made every move of an evaluation a `memcpy` call).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Eval {
+pub(crate) struct Eval<'f> {
     /// The unit direction (from A towards B).
     pub n: Vector3<f64>,
     /// g(n) = −h_A(n) − h_B(−n).
@@ -425,8 +441,11 @@ pub(crate) struct Eval {
     /// The triangle of a polyhedral core's face that fixes n (computation frame), when the
     /// simplex met one: A's, B's. The depth certificate builds a ball inside a tetrahedron on
     /// it (`depth.rs`).
-    pub faces: [Option<[Point3<f64>; 3]>; 2],
+    pub faces: &'f [Option<[Point3<f64>; 3]>; 2],
 }
+
+/// No face fixes n (an evaluation from outside a run over polytope features).
+pub(crate) const NO_FACES: [Option<[Point3<f64>; 3]>; 2] = [None, None];
 
 /// The pair's features and the constraint they put on n.
 struct Features {
@@ -436,6 +455,8 @@ struct Features {
     /// its witness is the feature's point closest to the other witness.
     flat_a: Option<FlatFeature>,
     flat_b: Option<FlatFeature>,
+    /// The triangles of `flat_a`, `flat_b` when they are faces ([`Eval::faces`]).
+    faces: [Option<[Point3<f64>; 3]>; 2],
 }
 
 /// An edge (2 points) or triangle (3 points) of a polyhedral core.
@@ -488,12 +509,13 @@ fn is_polyhedral(core: &CoreShape<'_>) -> bool {
 
 /// g(n) from the support points, and the witnesses moved within their support sets (side
 /// segment, cap disk) towards the other shape's witness.
-fn evaluate<P: PairSupport>(
+#[inline]
+fn evaluate<'f, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     sup: &mut P,
     n: &Vector3<f64>,
-    f: &Features,
-) -> Eval {
+    f: &'f Features,
+) -> Eval<'f> {
     let x = sup.support(diff, &-n);
     let g = -n.dot(&x.w);
     let (mut a, mut b) = (x.a, x.b);
@@ -511,8 +533,7 @@ fn evaluate<P: PairSupport>(
         let (bl, al) = (Point3::from(r.tr_mul(&(b.coords - t))), Point3::from(r.tr_mul(&(a.coords - t))));
         b = Point3::from(r * feature_witness(diff.b, f.b, &bl, &al).coords + t);
     }
-    let face = |ff: &Option<FlatFeature>| ff.filter(|ff| ff.len == 3).map(|ff| ff.points);
-    Eval { n: *n, g, grad: b - a, a, b, faces: [face(&f.flat_a), face(&f.flat_b)] }
+    Eval { n: *n, g, grad: b - a, a, b, faces: &f.faces }
 }
 
 /// Closest points of two cylinder sides facing each other: the lines through the support
@@ -584,6 +605,7 @@ fn edge_side(
 }
 
 /// Projects n onto the great circle orthogonal to `c` (unit), normalized.
+#[inline]
 fn onto_circle(n: &Vector3<f64>, c: &Option<Vector3<f64>>) -> Vector3<f64> {
     match c {
         Some(c) => (n - c * c.dot(n)).normalize(),
@@ -628,7 +650,7 @@ pub(crate) fn polish_probed<T: Bracket, P: PairSupport>(
     simplex: &Simplex,
     seed: T,
     target: f64,
-    at_n0: Option<Eval>,
+    at_n0: Option<Eval<'_>>,
 ) -> Option<T> {
     let failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), at_n0) {
         Ok(done) => return Some(done),
@@ -780,13 +802,14 @@ fn polish_at<T: Bracket, P: PairSupport>(
     seed: T,
     target: f64,
     kink: f64,
-    at_n0: Option<Eval>,
+    at_n0: Option<Eval<'_>>,
 ) -> Result<T, Option<Failure>> {
     let mut f = Features {
         a: feature(diff.a, &n0, kink).ok_or(None)?,
         b: feature(diff.b, &diff.frame.r.tr_mul(&-n0), kink).ok_or(None)?,
         flat_a: None,
         flat_b: None,
+        faces: NO_FACES,
     };
     // A polyhedral core whose simplex points form an edge or a face: the optimal n is
     // orthogonal to that edge (1 unknown) or is that face's normal (fixed), the other core's
@@ -804,6 +827,8 @@ fn polish_at<T: Bracket, P: PairSupport>(
     } else if is_polyhedral(diff.b) && smooth_or_side(f.a) {
         f.flat_b = FlatFeature::of(&pb[..simplex.len]);
     }
+    let face = |ff: &Option<FlatFeature>| ff.filter(|ff| ff.len == 3).map(|ff| ff.points);
+    f.faces = [face(&f.flat_a), face(&f.flat_b)];
     if f.a == Feature::ConeSide || f.b == Feature::ConeSide {
         return match (f.a, f.b) {
             (Feature::ConeSide, Feature::Smooth) => cone_side(diff, sup, n0, true, seed, target).ok_or(None),
@@ -873,7 +898,7 @@ fn polish_at<T: Bracket, P: PairSupport>(
         e.grad = e.b - e.a;
     }
     let kinked = constraint.is_some() && flat.is_none();
-    let failure = |n: &Vector3<f64>, e: &Eval| Some(Failure { n: *n, kinked, a: e.a, b: e.b });
+    let failure = |n: &Vector3<f64>, e: &Eval<'_>| Some(Failure { n: *n, kinked, a: e.a, b: e.b });
     let mut best = seed;
     if best.tighten(diff, &e, target) {
         return Ok(best);
@@ -918,20 +943,20 @@ fn polish_at<T: Bracket, P: PairSupport>(
             }
         };
         let mut tangent = tangent;
-        let mut accepted = None;
+        // The accepted trial replaces (n, e) in place (no staging copy of the evaluation);
+        // without one they stay the last iterate's, where the failure is reported.
+        let mut moved = None;
         for _ in 0..=MAX_HALVINGS {
             let trial = onto_circle(&(n + tangent).normalize(), &constraint);
             let te = evaluate(diff, sup, &trial, &f);
             if te.g >= e.g {
-                accepted = Some((trial, te));
+                moved = Some(te.g - e.g);
+                (n, e) = (trial, te);
                 break;
             }
             tangent *= 0.5;
         }
-        let Some((next, ne)) = accepted else { return Err(failure(&n, &e)) };
-        let moved = ne.g - e.g;
-        n = next;
-        e = ne;
+        let Some(moved) = moved else { return Err(failure(&n, &e)) };
         best.set_steps(step);
         if best.tighten(diff, &e, target) {
             return Ok(best);
@@ -992,7 +1017,7 @@ fn cone_side<T: Bracket, P: PairSupport>(
         let u = ((q - apex).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
         let p = apex + e * u;
         let (a, b) = if cone_is_a { (Point3::from(p), x.b) } else { (x.a, Point3::from(rot * p + t)) };
-        (Eval { n, g, grad: b - a, a, b, faces: [None, None] }, q, m)
+        (Eval { n, g, grad: b - a, a, b, faces: &NO_FACES }, q, m)
     };
     let mut best = seed;
     let (mut e, mut q, mut m) = eval(diff, sup, theta);

@@ -46,8 +46,8 @@ use super::super::certificate::{Core, Radii, finish, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CelledCloud, CoreShape, CoreSupport, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache,
-    GjkSettings, GjkStatus, Mode, NearContact, PairSupport, PlacedCloud, Polished, RelativeFrame, Run,
-    Simplex, Start, SupportMap, Vertex, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
+    GjkSettings, GjkStatus, Mode, NO_FACES, NearContact, PairSupport, PlacedCloud, Polished, RelativeFrame,
+    Run, Simplex, Start, SupportMap, Vertex, VertexCloud, cold_core_of, contact_floor, core_of, expand_warm,
     finish_curved, initial_direction, is_curved, no_finish, polish_probed, run, run_into, store,
 };
 use crate::pose::Pose;
@@ -803,7 +803,7 @@ fn run_polished<P: PairRuns>(
             let seed = Polished { lower: probe.lower, upper: probe.upper, a, b, steps: 0 };
             // The probe's support pair along n0 is the polish's opening evaluation (its g the
             // probe's lower bound), not evaluated again.
-            let at_n0 = Eval { n: n0, g: probe.lower, grad: b - a, a, b, faces: [None, None] };
+            let at_n0 = Eval { n: n0, g: probe.lower, grad: b - a, a, b, faces: &NO_FACES };
             if let Some(p) = polish_probed(diff, pair, n0, &probe.simplex, seed, target, Some(at_n0)) {
                 probe.status = GjkStatus::Converged;
                 *polished = Some(p);
