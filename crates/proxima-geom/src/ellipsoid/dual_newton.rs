@@ -46,7 +46,7 @@
 
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
-use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish, pair_scale};
+use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish};
 use crate::error::GeomError;
 use crate::pose::Pose;
 use crate::shape::Ellipsoid;
@@ -80,32 +80,47 @@ pub fn dual_newton(
 
 /// Values of the dual at a unit n.
 struct Eval {
+    /// The unit direction itself (the evaluation point m scaled by 1/|m|).
+    n: Vector3<f64>,
     g: f64,
     /// x_b(n) − x_a(n) = ∇g.
     w: Vector3<f64>,
-    /// A's support point minus its centre, S_a n / r_a (0 when r_a = 0), and r_a.
+    /// A's support point minus its centre, S_a n / r_a (0 when r_a = 0), and 1/r_a (0 when
+    /// r_a = 0), r_a = √(nᵀS_a n).
     ua: Vector3<f64>,
-    ra: f64,
-    /// B's centre minus its support point along −n, S_b n / r_b, and r_b.
+    inv_ra: f64,
+    /// B's centre minus its support point along −n, S_b n / r_b, and 1/r_b.
     ub: Vector3<f64>,
-    rb: f64,
+    inv_rb: f64,
 }
 
-/// S n / r for r = √(nᵀS n) (one reciprocal; zero when r = 0).
+/// S n / r for r = √(nᵀS n) (one reciprocal; zero when r = 0), with that reciprocal (0 when
+/// r = 0).
 #[inline(always)]
-fn offset(sn: Vector3<f64>, r: f64) -> Vector3<f64> {
-    if r > 0.0 { sn * (1.0 / r) } else { Vector3::zeros() }
+fn offset(sn: Vector3<f64>, r: f64) -> (Vector3<f64>, f64) {
+    if r > 0.0 {
+        let inv = 1.0 / r;
+        (sn * inv, inv)
+    } else {
+        (Vector3::zeros(), 0.0)
+    }
 }
 
+/// The dual at the unit direction of a nonzero m, evaluated at m itself: r(m) = |m| r(n) and
+/// S m / r(m) = S n / r(n) (the support offsets are homogeneous of degree 0), so the matrix
+/// products start from m while the root and reciprocal of |m| run beside them instead of
+/// before them; g(n) = (m·c − r_a(m) − r_b(m)) / |m| and 1/r(n) = |m| / r(m).
 #[inline(always)]
-fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, n: &Vector3<f64>) -> Eval {
-    let sa = a.shape * n;
-    let sb = b.shape * n;
-    let ra = n.dot(&sa).max(0.0).sqrt();
-    let rb = n.dot(&sb).max(0.0).sqrt();
-    let g = n.dot(c) - ra - rb;
-    let (ua, ub) = (offset(sa, ra), offset(sb, rb));
-    Eval { g, w: c - ua - ub, ua, ra, ub, rb }
+fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, m: &Vector3<f64>) -> Eval {
+    let len = m.norm();
+    let inv_len = 1.0 / len;
+    let sa = a.shape * m;
+    let sb = b.shape * m;
+    let ra = m.dot(&sa).max(0.0).sqrt();
+    let rb = m.dot(&sb).max(0.0).sqrt();
+    let g = (m.dot(c) - ra - rb) * inv_len;
+    let ((ua, inv_ra), (ub, inv_rb)) = (offset(sa, ra), offset(sb, rb));
+    Eval { n: m * inv_len, g, w: c - ua - ub, ua, inv_ra: inv_ra * len, ub, inv_rb: inv_rb * len }
 }
 
 /// An orthonormal basis (e₁, e₂) of the plane ⊥ n (n unit).
@@ -159,6 +174,34 @@ fn tangent_curvature(
     [(e1.dot(&se1) - u1 * u1) * inv, (e1.dot(&se2) - u1 * u2) * inv, (e2.dot(&se2) - u2 * u2) * inv]
 }
 
+/// The summed curvature H_a + H_b of the two ellipsoids (each as in [`tangent_curvature`])
+/// restricted to the tangent basis (e₁, e₂) at the evaluation `e`:
+/// H_a + H_b = S_a/r_a + S_b/r_b − u_a u_aᵀ/r_a − u_b u_bᵀ/r_b, the two shape matrices summed
+/// first (one symmetric matrix from its six entries, two products with the basis instead of
+/// four). Entries (e₁ᵀHe₁, e₁ᵀHe₂, e₂ᵀHe₂); a shape with r = 0 (reciprocal stored as 0)
+/// contributes nothing, as in [`tangent_curvature`].
+#[inline(always)]
+fn summed_tangent_curvature(
+    a: &Matrix3<f64>,
+    b: &Matrix3<f64>,
+    e: &Eval,
+    e1: &Vector3<f64>,
+    e2: &Vector3<f64>,
+) -> [f64; 3] {
+    let (ia, ib) = (e.inv_ra, e.inv_rb);
+    let sum = |i: usize, j: usize| a[(i, j)] * ia + b[(i, j)] * ib;
+    let (m01, m02, m12) = (sum(0, 1), sum(0, 2), sum(1, 2));
+    let m = Matrix3::new(sum(0, 0), m01, m02, m01, sum(1, 1), m12, m02, m12, sum(2, 2));
+    let (me1, me2) = (m * e1, m * e2);
+    let (a1, a2) = (e.ua.dot(e1), e.ua.dot(e2));
+    let (b1, b2) = (e.ub.dot(e1), e.ub.dot(e2));
+    [
+        e1.dot(&me1) - (a1 * a1 * ia + b1 * b1 * ib),
+        e1.dot(&me2) - (a1 * a2 * ia + b1 * b2 * ib),
+        e2.dot(&me2) - (a2 * a2 * ia + b2 * b2 * ib),
+    ]
+}
+
 /// Solves the 2×2 system H t = rhs for a (negative or positive) definite H, shifting it by a
 /// small multiple of its trace when needed; `sign` = −1 for a negative definite H.
 #[inline]
@@ -204,17 +247,20 @@ pub(crate) fn run_traced(
     if clen == 0.0 {
         return finish(a, b, a.center, a.center, None, 0, EllipsoidStatus::Converged);
     }
-    let scale = pair_scale(a, b);
+    // `pair_scale` with the centres' distance already at hand.
+    let scale = 1f64.max(clen).max(a.max_radius()).max(b.max_radius());
     let target = tolerance * scale;
-    let mut n = warm_start.and_then(|w| w.try_normalize(0.0)).unwrap_or(c / clen);
-    let mut e = eval(a, b, &c, &n);
+    // The centre direction is evaluated from c itself (`eval` scales by 1/|c| beside the
+    // products).
+    let mut e = eval(a, b, &c, &warm_start.and_then(|w| w.try_normalize(0.0)).unwrap_or(c));
+    let mut n = e.n;
     let mut iterations = 0;
     if e.g <= 0.0 {
         match scaled_contact(a, b, &c, max_iterations) {
             Contact::Separating(m, it) => {
                 iterations += it;
-                n = m;
-                e = eval(a, b, &c, &n);
+                e = eval(a, b, &c, &m);
+                n = e.n;
             }
             Contact::Common { xa, xb, scale: ts, direction, iterations: it, converged } => {
                 iterations += it;
@@ -224,8 +270,8 @@ pub(crate) fn run_traced(
                     return finish(a, b, xa, xb, None, iterations, status);
                 }
                 // Nearly touching: let the dual decide (it proves separation if there is any).
-                n = direction;
-                e = eval(a, b, &c, &n);
+                e = eval(a, b, &c, &direction);
+                n = e.n;
             }
         }
     }
@@ -255,12 +301,11 @@ pub(crate) fn run_traced(
         // by s² on the left and s on the right, so the step e₁t₁ + e₂t₂ is the same.
         let (e1, e2) = scaled_tangent_basis(&n);
         let s2 = e1.norm_squared();
-        let ha = tangent_curvature(&a.shape, &e.ua, e.ra, &e1, &e2);
-        let hb = tangent_curvature(&b.shape, &e.ub, e.rb, &e1, &e2);
+        let hab = summed_tangent_curvature(&a.shape, &b.shape, &e, &e1, &e2);
         let gpos = e.g.max(0.0) * s2;
         // Riemannian Hessian of g on the tangent plane: −(eᵢᵀ (H_a + H_b) eⱼ) − g eᵢ·eⱼ.
-        let off = -(ha[1] + hb[1]);
-        let h = Matrix2::new(-(ha[0] + hb[0]) - gpos, off, off, -(ha[2] + hb[2]) - gpos);
+        let off = -hab[1];
+        let h = Matrix2::new(-hab[0] - gpos, off, off, -hab[2] - gpos);
         let grad = Vector2::new(e1.dot(&e.w), e2.dot(&e.w));
         let t = solve2(h, -grad, -1.0);
         let mut d = e1 * t.x + e2 * t.y;
@@ -270,13 +315,12 @@ pub(crate) fn run_traced(
         }
         let mut accepted = false;
         for _ in 0..40 {
-            let step = n + d;
-            let cand = step * (1.0 / step.norm());
-            let ec = eval(a, b, &c, &cand);
+            // The retraction n ← (n + d)/|n + d| happens inside `eval`.
+            let ec = eval(a, b, &c, &(n + d));
             if ec.g >= e.g - 4.0 * f64::EPSILON * scale {
                 prev_step = last_step;
                 last_step = d.norm();
-                n = cand;
+                n = ec.n;
                 e = ec;
                 accepted = true;
                 break;
@@ -326,7 +370,7 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
         if f < 1.0 {
             return Contact::Separating(n.normalize(), iterations);
         }
-        let (ua, ub) = (offset(sa, ra), offset(sb, rb));
+        let (ua, ub) = (offset(sa, ra).0, offset(sb, rb).0);
         let grad3 = ua + ub;
         let ha = tangent_curvature(&a.shape, &ua, ra, &e1, &e2);
         let hb = tangent_curvature(&b.shape, &ub, rb, &e1, &e2);
