@@ -78,9 +78,9 @@ pub fn dual_newton(
     Ok(run(&ea, &eb, settings.tolerance, settings.max_iterations, warm_start))
 }
 
-/// Values of the dual at a unit n.
+/// Values of the dual at a unit n, from its evaluation point m (n = m/|m|).
 struct Eval {
-    /// The unit direction itself (the evaluation point m scaled by 1/|m|).
+    /// The unit direction itself.
     n: Vector3<f64>,
     g: f64,
     /// x_b(n) − x_a(n) = ∇g.
@@ -92,6 +92,12 @@ struct Eval {
     /// B's centre minus its support point along −n, S_b n / r_b, and 1/r_b.
     ub: Vector3<f64>,
     inv_rb: f64,
+    /// S_a m and S_b m with the reciprocals of √(mᵀS m) (0 when that is 0): u = S m / √(mᵀS m),
+    /// kept apart so that products with S m need not wait for the reciprocal.
+    sa: Vector3<f64>,
+    qa: f64,
+    sb: Vector3<f64>,
+    qb: f64,
 }
 
 /// S n / r for r = √(nᵀS n) (one reciprocal; zero when r = 0), with that reciprocal (0 when
@@ -119,8 +125,8 @@ fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, m: &Vector3<f64>) -> Eval {
     let ra = m.dot(&sa).max(0.0).sqrt();
     let rb = m.dot(&sb).max(0.0).sqrt();
     let g = (m.dot(c) - ra - rb) * inv_len;
-    let ((ua, inv_ra), (ub, inv_rb)) = (offset(sa, ra), offset(sb, rb));
-    Eval { n: m * inv_len, g, w: c - ua - ub, ua, inv_ra: inv_ra * len, ub, inv_rb: inv_rb * len }
+    let ((ua, qa), (ub, qb)) = (offset(sa, ra), offset(sb, rb));
+    Eval { n: m * inv_len, g, w: c - ua - ub, ua, inv_ra: qa * len, ub, inv_rb: qb * len, sa, qa, sb, qb }
 }
 
 /// An orthonormal basis (e₁, e₂) of the plane ⊥ n (n unit).
@@ -139,19 +145,38 @@ pub(crate) fn tangent_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     (e1, e2)
 }
 
-/// An orthogonal basis (e₁, e₂) of the plane ⊥ n (n unit) with |e₁| = |e₂| ∈ [√(2/3), 1]:
-/// [`tangent_basis`] without its normalization (e₁ = n × the axis least aligned with n).
+/// The index k of the axis least aligned with n (smallest |n_k|, the first on ties), so
+/// n_k² ≤ 1/3 for a unit n.
 #[inline(always)]
-fn scaled_tangent_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+fn least_aligned_axis(n: &Vector3<f64>) -> usize {
     let a = n.abs();
-    let e1 = if a.x <= a.y && a.x <= a.z {
-        Vector3::new(0.0, n.z, -n.y)
+    if a.x <= a.y && a.x <= a.z {
+        0
     } else if a.y <= a.z {
-        Vector3::new(-n.z, 0.0, n.x)
+        1
     } else {
-        Vector3::new(n.y, -n.x, 0.0)
+        2
+    }
+}
+
+/// An orthogonal basis (e₁, e₂) of the plane ⊥ n (n unit) with |e₁| = |e₂| = √(1 − n_k²):
+/// e₁ = n × (axis k), e₂ = n × e₁ (no root: the Newton system is solved in this basis, see
+/// the loop in [`run_traced`]).
+#[inline(always)]
+fn tangent_basis_about(n: &Vector3<f64>, k: usize) -> (Vector3<f64>, Vector3<f64>) {
+    let e1 = match k {
+        0 => Vector3::new(0.0, n.z, -n.y),
+        1 => Vector3::new(-n.z, 0.0, n.x),
+        _ => Vector3::new(n.y, -n.x, 0.0),
     };
     (e1, n.cross(&e1))
+}
+
+/// d/|d|, out of line: the Newton step is cut to length 1 only far from the optimum.
+#[cold]
+#[inline(never)]
+fn unit_step(d: Vector3<f64>) -> Vector3<f64> {
+    d / d.norm()
 }
 
 /// The curvature H = S/r − (Sn)(Sn)ᵀ/r³ of one ellipsoid restricted to the tangent basis
@@ -174,32 +199,40 @@ fn tangent_curvature(
     [(e1.dot(&se1) - u1 * u1) * inv, (e1.dot(&se2) - u1 * u2) * inv, (e2.dot(&se2) - u2 * u2) * inv]
 }
 
-/// The summed curvature H_a + H_b of the two ellipsoids (each as in [`tangent_curvature`])
-/// restricted to the tangent basis (e₁, e₂) at the evaluation `e`:
-/// H_a + H_b = S_a/r_a + S_b/r_b − u_a u_aᵀ/r_a − u_b u_bᵀ/r_b, the two shape matrices summed
-/// first (one symmetric matrix from its six entries, two products with the basis instead of
-/// four). Entries (e₁ᵀHe₁, e₁ᵀHe₂, e₂ᵀHe₂); a shape with r = 0 (reciprocal stored as 0)
-/// contributes nothing, as in [`tangent_curvature`].
+/// The Newton system of g on the tangent plane at the evaluation `e`, in the orthogonal basis
+/// (e₁, e₂) of equal lengths s (s² = `s2`): the Riemannian Hessian entries
+/// −eᵢᵀ(H_a + H_b)eⱼ − g eᵢ·eⱼ as (h₁₁, h₁₂, h₂₂) and the gradient (eᵢ·∇g), with
+/// H = (S − u uᵀ)/r per shape ([`tangent_curvature`]) and ∇g = w = c − u_a − u_b.
+///
+/// Ordered for a short dependency chain: the quadratic forms eᵢᵀS eⱼ and the products
+/// eᵢ·(S m) need only the basis and S m, not the root and reciprocal of the evaluation
+/// (u·eᵢ = (S m)·eᵢ / √(mᵀS m)), so they run beside them; a shape whose reciprocal is 0
+/// (r = 0) contributes nothing, as in [`tangent_curvature`].
 #[inline(always)]
-fn summed_tangent_curvature(
+fn newton_system(
     a: &Matrix3<f64>,
     b: &Matrix3<f64>,
     e: &Eval,
+    c: &Vector3<f64>,
     e1: &Vector3<f64>,
     e2: &Vector3<f64>,
-) -> [f64; 3] {
+    s2: f64,
+) -> ([f64; 3], Vector2<f64>) {
+    let forms = |s: &Matrix3<f64>| {
+        let (se1, se2) = (s * e1, s * e2);
+        [e1.dot(&se1), e1.dot(&se2), e2.dot(&se2)]
+    };
+    let (fa, fb) = (forms(a), forms(b));
+    let (a1, a2) = (e.sa.dot(e1) * e.qa, e.sa.dot(e2) * e.qa);
+    let (b1, b2) = (e.sb.dot(e1) * e.qb, e.sb.dot(e2) * e.qb);
     let (ia, ib) = (e.inv_ra, e.inv_rb);
-    let sum = |i: usize, j: usize| a[(i, j)] * ia + b[(i, j)] * ib;
-    let (m01, m02, m12) = (sum(0, 1), sum(0, 2), sum(1, 2));
-    let m = Matrix3::new(sum(0, 0), m01, m02, m01, sum(1, 1), m12, m02, m12, sum(2, 2));
-    let (me1, me2) = (m * e1, m * e2);
-    let (a1, a2) = (e.ua.dot(e1), e.ua.dot(e2));
-    let (b1, b2) = (e.ub.dot(e1), e.ub.dot(e2));
-    [
-        e1.dot(&me1) - (a1 * a1 * ia + b1 * b1 * ib),
-        e1.dot(&me2) - (a1 * a2 * ia + b1 * b2 * ib),
-        e2.dot(&me2) - (a2 * a2 * ia + b2 * b2 * ib),
-    ]
+    let gpos = e.g.max(0.0) * s2;
+    let h = [
+        -((fa[0] - a1 * a1) * ia + (fb[0] - b1 * b1) * ib) - gpos,
+        -((fa[1] - a1 * a2) * ia + (fb[1] - b1 * b2) * ib),
+        -((fa[2] - a2 * a2) * ia + (fb[2] - b2 * b2) * ib) - gpos,
+    ];
+    (h, Vector2::new(e1.dot(c) - a1 - b1, e2.dot(c) - a2 - b2))
 }
 
 /// Solves the 2×2 system H t = rhs for a (negative or positive) definite H, shifting it by a
@@ -217,9 +250,9 @@ fn solve2(h: Matrix2<f64>, rhs: Vector2<f64>, sign: f64) -> Vector2<f64> {
             return rhs * sign / tr;
         }
     }
-    let det = m.determinant();
-    let inv = Matrix2::new(m[(1, 1)], -m[(0, 1)], -m[(1, 0)], m[(0, 0)]) / det;
-    inv * rhs * sign
+    // The adjugate's product and the determinant's reciprocal side by side.
+    let scaled = 1.0 / m.determinant() * sign;
+    Matrix2::new(m[(1, 1)], -m[(0, 1)], -m[(1, 0)], m[(0, 0)]) * rhs * scaled
 }
 
 /// The method on placed ellipsoids; `trace` receives (x_a, x_b) after each iteration.
@@ -277,6 +310,7 @@ pub(crate) fn run_traced(
     }
     let mut last_step = f64::INFINITY;
     let mut prev_step = f64::INFINITY;
+    let mut axis = least_aligned_axis(&n);
     let witnesses = |e: &Eval| (a.center + e.ua, b.center - e.ub);
     loop {
         if let Some(t) = trace.as_deref_mut() {
@@ -299,19 +333,21 @@ pub(crate) fn run_traced(
         // An orthogonal tangent basis of equal lengths s (unnormalized: no root on the
         // iteration's critical path): in it the Newton system is the orthonormal one scaled
         // by s² on the left and s on the right, so the step e₁t₁ + e₂t₂ is the same.
-        let (e1, e2) = scaled_tangent_basis(&n);
+        // The axis is kept from one iteration to the next while n stays well away from it
+        // (|e₁|² = 1 − n_k² ≥ 1/2), so that the choice is not a data-dependent branch
+        // each iteration.
+        if n[axis] * n[axis] > 0.5 {
+            axis = least_aligned_axis(&n);
+        }
+        let (e1, e2) = tangent_basis_about(&n, axis);
         let s2 = e1.norm_squared();
-        let hab = summed_tangent_curvature(&a.shape, &b.shape, &e, &e1, &e2);
-        let gpos = e.g.max(0.0) * s2;
         // Riemannian Hessian of g on the tangent plane: −(eᵢᵀ (H_a + H_b) eⱼ) − g eᵢ·eⱼ.
-        let off = -hab[1];
-        let h = Matrix2::new(-hab[0] - gpos, off, off, -hab[2] - gpos);
-        let grad = Vector2::new(e1.dot(&e.w), e2.dot(&e.w));
-        let t = solve2(h, -grad, -1.0);
+        let (h, grad) = newton_system(&a.shape, &b.shape, &e, &c, &e1, &e2, s2);
+        let t = solve2(Matrix2::new(h[0], h[1], h[1], h[2]), -grad, -1.0);
         let mut d = e1 * t.x + e2 * t.y;
-        let dn = d.norm();
-        if dn > 1.0 {
-            d /= dn;
+        // Steps longer than 1 are cut to length 1 (rare: a branch off the usual path).
+        if d.norm_squared() > 1.0 {
+            d = unit_step(d);
         }
         let mut accepted = false;
         for _ in 0..40 {
