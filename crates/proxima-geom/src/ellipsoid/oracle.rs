@@ -46,7 +46,16 @@ pub(crate) fn certify(
         lower = lower.max(dual_value(a, b, &m));
     }
     if upper > 0.0 {
-        lower = lower.max(dual_value(a, b, &(diff / upper)));
+        // g is homogeneous of degree 1, so g(diff/upper) = g(diff)/upper: evaluated on diff
+        // itself the support radii need not wait for the root and the division (same bound up
+        // to rounding). Outside [1e-100, 1e100] the squares inside the radii could leave the
+        // normal range, so such a diff is normalized first as before.
+        let m = if (1e-100..=1e100).contains(&upper) {
+            dual_value(a, b, &diff) * (1.0 / upper)
+        } else {
+            dual_value(a, b, &(diff / upper))
+        };
+        lower = lower.max(m);
     }
     if !lower.is_finite() {
         lower = 0.0;
