@@ -112,6 +112,15 @@ fn offset(sn: Vector3<f64>, r: f64) -> (Vector3<f64>, f64) {
     }
 }
 
+/// [`offset`] for r = √q given q as well: 1/r = r · (1/q), the reciprocal taken of q beside
+/// the root instead of after it (same value up to an ulp); when 1/q is not finite (q below
+/// ~1e-308, or 0) it falls back to [`offset`].
+#[inline(always)]
+fn offset_of_square(sn: Vector3<f64>, q: f64, r: f64) -> (Vector3<f64>, f64) {
+    let inv = r * (1.0 / q);
+    if q > 0.0 && inv.is_finite() { (sn * inv, inv) } else { offset(sn, r) }
+}
+
 /// The dual at the unit direction of a nonzero m, evaluated at m itself: r(m) = |m| r(n) and
 /// S m / r(m) = S n / r(n) (the support offsets are homogeneous of degree 0), so the matrix
 /// products start from m while the root and reciprocal of |m| run beside them instead of
@@ -122,10 +131,10 @@ fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, m: &Vector3<f64>) -> Eval {
     let inv_len = 1.0 / len;
     let sa = a.shape * m;
     let sb = b.shape * m;
-    let ra = m.dot(&sa).max(0.0).sqrt();
-    let rb = m.dot(&sb).max(0.0).sqrt();
+    let (qsa, qsb) = (m.dot(&sa).max(0.0), m.dot(&sb).max(0.0));
+    let (ra, rb) = (qsa.sqrt(), qsb.sqrt());
     let g = (m.dot(c) - ra - rb) * inv_len;
-    let ((ua, qa), (ub, qb)) = (offset(sa, ra), offset(sb, rb));
+    let ((ua, qa), (ub, qb)) = (offset_of_square(sa, qsa, ra), offset_of_square(sb, qsb, rb));
     Eval { n: m * inv_len, g, w: c - ua - ub, ua, inv_ra: qa * len, ub, inv_rb: qb * len, sa, qa, sb, qb }
 }
 
@@ -250,9 +259,8 @@ fn solve2(h: Matrix2<f64>, rhs: Vector2<f64>, sign: f64) -> Vector2<f64> {
             return rhs * sign / tr;
         }
     }
-    // The adjugate's product and the determinant's reciprocal side by side.
-    let scaled = 1.0 / m.determinant() * sign;
-    Matrix2::new(m[(1, 1)], -m[(0, 1)], -m[(1, 0)], m[(0, 0)]) * rhs * scaled
+    // The adjugate's product beside the determinant, one division at the end.
+    Matrix2::new(m[(1, 1)], -m[(0, 1)], -m[(1, 0)], m[(0, 0)]) * rhs * sign / m.determinant()
 }
 
 /// The method on placed ellipsoids; `trace` receives (x_a, x_b) after each iteration.
