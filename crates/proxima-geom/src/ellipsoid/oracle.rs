@@ -322,3 +322,26 @@ pub fn oracle_distance(
         iterations,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The witness-direction bound is evaluated on the unnormalized difference only inside
+    /// [1e-100, 1e100]: with witnesses 1e140 apart (whose products would overflow on the
+    /// unnormalized difference) it still meets the upper bound to rounding, as at 1e-120 and
+    /// at ordinary scales. Shapes scaled with the gap (radii 1e-3 × gap along x), witnesses
+    /// the exact closest points on the x axis.
+    #[test]
+    fn witness_direction_bound_at_extreme_scales() {
+        for gap in [1e140, 1e-120, 2.5] {
+            let r = 1e-3 * gap;
+            let e = Ellipsoid::new([r, 0.5 * r, 0.25 * r]).unwrap();
+            let pb = Pose::from_translation([2.0 * r + gap, 0.0, 0.0]).unwrap();
+            let (xa, xb) = (Vector3::new(r, 0.0, 0.0), Vector3::new(r + gap, 0.0, 0.0));
+            let c = certify_ellipsoids(&e, &Pose::identity(), &e, &pb, &xa, &xb, None);
+            assert!(c.lower > 0.0 && c.lower <= c.upper, "gap {gap}: {c:?}");
+            assert!(c.upper - c.lower <= 1e-12 * c.upper, "gap {gap}: {c:?}");
+        }
+    }
+}
