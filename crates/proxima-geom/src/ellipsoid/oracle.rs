@@ -5,8 +5,9 @@
 //! For witnesses x_a ∈ A, x_b ∈ B: upper = |x_b − x_a|. For a unit direction n:
 //! lower = max(0, g(n)), g(n) = n·(c_b − c_a) − |D_a R_aᵀ n| − |D_b R_bᵀ n| — the
 //! support-function dual, exact for ellipsoids at the optimal n. Both the method's own direction
-//! (when it has one) and the witness direction are tried; the larger bound is kept and clamped
-//! to `upper` (a bound above it can only come from rounding, of order 1e-16 × scale).
+//! (when it has one) and the witness direction are tried, each lowered by a bound on its
+//! round-off (8ε × (|c_b − c_a| + both largest semi-axes), argued in [`certify`]) so that it
+//! stays below the exact distance; the larger is kept and clamped to `upper`.
 //!
 //! # Oracle
 //!
@@ -42,8 +43,15 @@ pub(crate) fn certify(
     let diff = xb - xa;
     let upper = diff.norm();
     let mut lower: f64 = 0.0;
+    // Round-off of a computed g (unit u = ε/2): n·c is within γ₃|c| of the exact value, each
+    // radius |D Rᵀn| within (3√3 γ₃ + 6u) × its largest semi-axis (the product Rᵀn, the
+    // scaling by D, the sum of squares and the root), the two subtractions and a direction of
+    // length 1 ± 2ε (normalized or divided by its computed length) add 4ε × (|c| + both
+    // largest semi-axes): 8ε × (|c| + ρ_a + ρ_b) covers the sum with room (γ₃ ≈ 3u), and is
+    // taken off each bound so that it stays below the exact g of its unit direction.
+    let round_off = 8.0 * f64::EPSILON * ((b.center - a.center).norm() + a.max_radius() + b.max_radius());
     if let Some(m) = n.and_then(|m| m.try_normalize(0.0)) {
-        lower = lower.max(dual_value(a, b, &m));
+        lower = lower.max(dual_value(a, b, &m) - round_off);
     }
     if upper > 0.0 {
         // g is homogeneous of degree 1, so g(diff/upper) = g(diff)/upper: evaluated on diff
@@ -55,7 +63,7 @@ pub(crate) fn certify(
         } else {
             dual_value(a, b, &(diff / upper))
         };
-        lower = lower.max(m);
+        lower = lower.max(m - round_off);
     }
     if !lower.is_finite() {
         lower = 0.0;
