@@ -46,7 +46,7 @@
 
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
-use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish, pair_scale};
+use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish};
 use crate::error::GeomError;
 use crate::pose::Pose;
 use crate::shape::Ellipsoid;
@@ -78,34 +78,64 @@ pub fn dual_newton(
     Ok(run(&ea, &eb, settings.tolerance, settings.max_iterations, warm_start))
 }
 
-/// Values of the dual at a unit n.
+/// Values of the dual at a unit n, from its evaluation point m (n = m/|m|).
 struct Eval {
+    /// The unit direction itself.
+    n: Vector3<f64>,
     g: f64,
     /// x_b(n) − x_a(n) = ∇g.
     w: Vector3<f64>,
-    /// A's support point minus its centre, S_a n / r_a (0 when r_a = 0), and r_a.
+    /// A's support point minus its centre, S_a n / r_a (0 when r_a = 0), and 1/r_a (0 when
+    /// r_a = 0), r_a = √(nᵀS_a n).
     ua: Vector3<f64>,
-    ra: f64,
-    /// B's centre minus its support point along −n, S_b n / r_b, and r_b.
+    inv_ra: f64,
+    /// B's centre minus its support point along −n, S_b n / r_b, and 1/r_b.
     ub: Vector3<f64>,
-    rb: f64,
+    inv_rb: f64,
+    /// S_a m and S_b m with the reciprocals of √(mᵀS m) (0 when that is 0): u = S m / √(mᵀS m),
+    /// kept apart so that products with S m need not wait for the reciprocal.
+    sa: Vector3<f64>,
+    qa: f64,
+    sb: Vector3<f64>,
+    qb: f64,
 }
 
-/// S n / r for r = √(nᵀS n) (one reciprocal; zero when r = 0).
+/// S n / r for r = √(nᵀS n) (one reciprocal; zero when r = 0), with that reciprocal (0 when
+/// r = 0).
 #[inline(always)]
-fn offset(sn: Vector3<f64>, r: f64) -> Vector3<f64> {
-    if r > 0.0 { sn * (1.0 / r) } else { Vector3::zeros() }
+fn offset(sn: Vector3<f64>, r: f64) -> (Vector3<f64>, f64) {
+    if r > 0.0 {
+        let inv = 1.0 / r;
+        (sn * inv, inv)
+    } else {
+        (Vector3::zeros(), 0.0)
+    }
 }
 
+/// [`offset`] for r = √q given q as well: 1/r = r · (1/q), the reciprocal taken of q beside
+/// the root instead of after it (same value up to an ulp); when 1/q is not finite (q below
+/// ~1e-308, or 0) it falls back to [`offset`].
 #[inline(always)]
-fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, n: &Vector3<f64>) -> Eval {
-    let sa = a.shape * n;
-    let sb = b.shape * n;
-    let ra = n.dot(&sa).max(0.0).sqrt();
-    let rb = n.dot(&sb).max(0.0).sqrt();
-    let g = n.dot(c) - ra - rb;
-    let (ua, ub) = (offset(sa, ra), offset(sb, rb));
-    Eval { g, w: c - ua - ub, ua, ra, ub, rb }
+fn offset_of_square(sn: Vector3<f64>, q: f64, r: f64) -> (Vector3<f64>, f64) {
+    let inv = r * (1.0 / q);
+    if q > 0.0 && inv.is_finite() { (sn * inv, inv) } else { offset(sn, r) }
+}
+
+/// The dual at the unit direction of a nonzero m, evaluated at m itself: r(m) = |m| r(n) and
+/// S m / r(m) = S n / r(n) (the support offsets are homogeneous of degree 0), so the matrix
+/// products start from m while the root and reciprocal of |m| run beside them instead of
+/// before them; g(n) = (m·c − r_a(m) − r_b(m)) / |m| and 1/r(n) = |m| / r(m).
+#[inline(always)]
+fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, m: &Vector3<f64>) -> Eval {
+    let len = m.norm();
+    let inv_len = 1.0 / len;
+    let sa = a.shape * m;
+    let sb = b.shape * m;
+    let (qsa, qsb) = (m.dot(&sa).max(0.0), m.dot(&sb).max(0.0));
+    let (ra, rb) = (qsa.sqrt(), qsb.sqrt());
+    let g = (m.dot(c) - ra - rb) * inv_len;
+    let ((ua, qa), (ub, qb)) = (offset_of_square(sa, qsa, ra), offset_of_square(sb, qsb, rb));
+    Eval { n: m * inv_len, g, w: c - ua - ub, ua, inv_ra: qa * len, ub, inv_rb: qb * len, sa, qa, sb, qb }
 }
 
 /// An orthonormal basis (e₁, e₂) of the plane ⊥ n (n unit).
@@ -124,19 +154,38 @@ pub(crate) fn tangent_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     (e1, e2)
 }
 
-/// An orthogonal basis (e₁, e₂) of the plane ⊥ n (n unit) with |e₁| = |e₂| ∈ [√(2/3), 1]:
-/// [`tangent_basis`] without its normalization (e₁ = n × the axis least aligned with n).
+/// The index k of the axis least aligned with n (smallest |n_k|, the first on ties), so
+/// n_k² ≤ 1/3 for a unit n.
 #[inline(always)]
-fn scaled_tangent_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+fn least_aligned_axis(n: &Vector3<f64>) -> usize {
     let a = n.abs();
-    let e1 = if a.x <= a.y && a.x <= a.z {
-        Vector3::new(0.0, n.z, -n.y)
+    if a.x <= a.y && a.x <= a.z {
+        0
     } else if a.y <= a.z {
-        Vector3::new(-n.z, 0.0, n.x)
+        1
     } else {
-        Vector3::new(n.y, -n.x, 0.0)
+        2
+    }
+}
+
+/// An orthogonal basis (e₁, e₂) of the plane ⊥ n (n unit) with |e₁| = |e₂| = √(1 − n_k²):
+/// e₁ = n × (axis k), e₂ = n × e₁ (no root: the Newton system is solved in this basis, see
+/// the loop in [`run_traced`]).
+#[inline(always)]
+fn tangent_basis_about(n: &Vector3<f64>, k: usize) -> (Vector3<f64>, Vector3<f64>) {
+    let e1 = match k {
+        0 => Vector3::new(0.0, n.z, -n.y),
+        1 => Vector3::new(-n.z, 0.0, n.x),
+        _ => Vector3::new(n.y, -n.x, 0.0),
     };
     (e1, n.cross(&e1))
+}
+
+/// d/|d|, out of line: the Newton step is cut to length 1 only far from the optimum.
+#[cold]
+#[inline(never)]
+fn unit_step(d: Vector3<f64>) -> Vector3<f64> {
+    d / d.norm()
 }
 
 /// The curvature H = S/r − (Sn)(Sn)ᵀ/r³ of one ellipsoid restricted to the tangent basis
@@ -159,6 +208,42 @@ fn tangent_curvature(
     [(e1.dot(&se1) - u1 * u1) * inv, (e1.dot(&se2) - u1 * u2) * inv, (e2.dot(&se2) - u2 * u2) * inv]
 }
 
+/// The Newton system of g on the tangent plane at the evaluation `e`, in the orthogonal basis
+/// (e₁, e₂) of equal lengths s (s² = `s2`): the Riemannian Hessian entries
+/// −eᵢᵀ(H_a + H_b)eⱼ − g eᵢ·eⱼ as (h₁₁, h₁₂, h₂₂) and the gradient (eᵢ·∇g), with
+/// H = (S − u uᵀ)/r per shape ([`tangent_curvature`]) and ∇g = w = c − u_a − u_b.
+///
+/// Ordered for a short dependency chain: the quadratic forms eᵢᵀS eⱼ and the products
+/// eᵢ·(S m) need only the basis and S m, not the root and reciprocal of the evaluation
+/// (u·eᵢ = (S m)·eᵢ / √(mᵀS m)), so they run beside them; a shape whose reciprocal is 0
+/// (r = 0) contributes nothing, as in [`tangent_curvature`].
+#[inline(always)]
+fn newton_system(
+    a: &Matrix3<f64>,
+    b: &Matrix3<f64>,
+    e: &Eval,
+    c: &Vector3<f64>,
+    e1: &Vector3<f64>,
+    e2: &Vector3<f64>,
+    s2: f64,
+) -> ([f64; 3], Vector2<f64>) {
+    let forms = |s: &Matrix3<f64>| {
+        let (se1, se2) = (s * e1, s * e2);
+        [e1.dot(&se1), e1.dot(&se2), e2.dot(&se2)]
+    };
+    let (fa, fb) = (forms(a), forms(b));
+    let (a1, a2) = (e.sa.dot(e1) * e.qa, e.sa.dot(e2) * e.qa);
+    let (b1, b2) = (e.sb.dot(e1) * e.qb, e.sb.dot(e2) * e.qb);
+    let (ia, ib) = (e.inv_ra, e.inv_rb);
+    let gpos = e.g.max(0.0) * s2;
+    let h = [
+        -((fa[0] - a1 * a1) * ia + (fb[0] - b1 * b1) * ib) - gpos,
+        -((fa[1] - a1 * a2) * ia + (fb[1] - b1 * b2) * ib),
+        -((fa[2] - a2 * a2) * ia + (fb[2] - b2 * b2) * ib) - gpos,
+    ];
+    (h, Vector2::new(e1.dot(c) - a1 - b1, e2.dot(c) - a2 - b2))
+}
+
 /// Solves the 2×2 system H t = rhs for a (negative or positive) definite H, shifting it by a
 /// small multiple of its trace when needed; `sign` = −1 for a negative definite H.
 #[inline]
@@ -174,9 +259,8 @@ fn solve2(h: Matrix2<f64>, rhs: Vector2<f64>, sign: f64) -> Vector2<f64> {
             return rhs * sign / tr;
         }
     }
-    let det = m.determinant();
-    let inv = Matrix2::new(m[(1, 1)], -m[(0, 1)], -m[(1, 0)], m[(0, 0)]) / det;
-    inv * rhs * sign
+    // The adjugate's product beside the determinant, one division at the end.
+    Matrix2::new(m[(1, 1)], -m[(0, 1)], -m[(1, 0)], m[(0, 0)]) * rhs * sign / m.determinant()
 }
 
 /// The method on placed ellipsoids; `trace` receives (x_a, x_b) after each iteration.
@@ -204,17 +288,20 @@ pub(crate) fn run_traced(
     if clen == 0.0 {
         return finish(a, b, a.center, a.center, None, 0, EllipsoidStatus::Converged);
     }
-    let scale = pair_scale(a, b);
+    // `pair_scale` with the centres' distance already at hand.
+    let scale = 1f64.max(clen).max(a.max_radius()).max(b.max_radius());
     let target = tolerance * scale;
-    let mut n = warm_start.and_then(|w| w.try_normalize(0.0)).unwrap_or(c / clen);
-    let mut e = eval(a, b, &c, &n);
+    // The centre direction is evaluated from c itself (`eval` scales by 1/|c| beside the
+    // products).
+    let mut e = eval(a, b, &c, &warm_start.and_then(|w| w.try_normalize(0.0)).unwrap_or(c));
+    let mut n = e.n;
     let mut iterations = 0;
     if e.g <= 0.0 {
         match scaled_contact(a, b, &c, max_iterations) {
             Contact::Separating(m, it) => {
                 iterations += it;
-                n = m;
-                e = eval(a, b, &c, &n);
+                e = eval(a, b, &c, &m);
+                n = e.n;
             }
             Contact::Common { xa, xb, scale: ts, direction, iterations: it, converged } => {
                 iterations += it;
@@ -224,13 +311,14 @@ pub(crate) fn run_traced(
                     return finish(a, b, xa, xb, None, iterations, status);
                 }
                 // Nearly touching: let the dual decide (it proves separation if there is any).
-                n = direction;
-                e = eval(a, b, &c, &n);
+                e = eval(a, b, &c, &direction);
+                n = e.n;
             }
         }
     }
     let mut last_step = f64::INFINITY;
     let mut prev_step = f64::INFINITY;
+    let mut axis = least_aligned_axis(&n);
     let witnesses = |e: &Eval| (a.center + e.ua, b.center - e.ub);
     loop {
         if let Some(t) = trace.as_deref_mut() {
@@ -253,30 +341,30 @@ pub(crate) fn run_traced(
         // An orthogonal tangent basis of equal lengths s (unnormalized: no root on the
         // iteration's critical path): in it the Newton system is the orthonormal one scaled
         // by s² on the left and s on the right, so the step e₁t₁ + e₂t₂ is the same.
-        let (e1, e2) = scaled_tangent_basis(&n);
+        // The axis is kept from one iteration to the next while n stays well away from it
+        // (|e₁|² = 1 − n_k² ≥ 1/2), so that the choice is not a data-dependent branch
+        // each iteration.
+        if n[axis] * n[axis] > 0.5 {
+            axis = least_aligned_axis(&n);
+        }
+        let (e1, e2) = tangent_basis_about(&n, axis);
         let s2 = e1.norm_squared();
-        let ha = tangent_curvature(&a.shape, &e.ua, e.ra, &e1, &e2);
-        let hb = tangent_curvature(&b.shape, &e.ub, e.rb, &e1, &e2);
-        let gpos = e.g.max(0.0) * s2;
         // Riemannian Hessian of g on the tangent plane: −(eᵢᵀ (H_a + H_b) eⱼ) − g eᵢ·eⱼ.
-        let off = -(ha[1] + hb[1]);
-        let h = Matrix2::new(-(ha[0] + hb[0]) - gpos, off, off, -(ha[2] + hb[2]) - gpos);
-        let grad = Vector2::new(e1.dot(&e.w), e2.dot(&e.w));
-        let t = solve2(h, -grad, -1.0);
+        let (h, grad) = newton_system(&a.shape, &b.shape, &e, &c, &e1, &e2, s2);
+        let t = solve2(Matrix2::new(h[0], h[1], h[1], h[2]), -grad, -1.0);
         let mut d = e1 * t.x + e2 * t.y;
-        let dn = d.norm();
-        if dn > 1.0 {
-            d /= dn;
+        // Steps longer than 1 are cut to length 1 (rare: a branch off the usual path).
+        if d.norm_squared() > 1.0 {
+            d = unit_step(d);
         }
         let mut accepted = false;
         for _ in 0..40 {
-            let step = n + d;
-            let cand = step * (1.0 / step.norm());
-            let ec = eval(a, b, &c, &cand);
+            // The retraction n ← (n + d)/|n + d| happens inside `eval`.
+            let ec = eval(a, b, &c, &(n + d));
             if ec.g >= e.g - 4.0 * f64::EPSILON * scale {
                 prev_step = last_step;
                 last_step = d.norm();
-                n = cand;
+                n = ec.n;
                 e = ec;
                 accepted = true;
                 break;
@@ -326,7 +414,7 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
         if f < 1.0 {
             return Contact::Separating(n.normalize(), iterations);
         }
-        let (ua, ub) = (offset(sa, ra), offset(sb, rb));
+        let (ua, ub) = (offset(sa, ra).0, offset(sb, rb).0);
         let grad3 = ua + ub;
         let ha = tangent_curvature(&a.shape, &ua, ra, &e1, &e2);
         let hb = tangent_curvature(&b.shape, &ub, rb, &e1, &e2);

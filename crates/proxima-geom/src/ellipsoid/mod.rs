@@ -301,7 +301,7 @@ pub(crate) fn finish(
             distance,
             point_a: Point3::from(xa),
             point_b: Point3::from(xb),
-            normal: diff / distance,
+            normal: diff * (1.0 / distance),
         }
     } else {
         // A common point without a proof of boundary-only contact: `Intersecting` (the

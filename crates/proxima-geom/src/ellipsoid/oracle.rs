@@ -5,8 +5,9 @@
 //! For witnesses x_a ∈ A, x_b ∈ B: upper = |x_b − x_a|. For a unit direction n:
 //! lower = max(0, g(n)), g(n) = n·(c_b − c_a) − |D_a R_aᵀ n| − |D_b R_bᵀ n| — the
 //! support-function dual, exact for ellipsoids at the optimal n. Both the method's own direction
-//! (when it has one) and the witness direction are tried; the larger bound is kept and clamped
-//! to `upper` (a bound above it can only come from rounding, of order 1e-16 × scale).
+//! (when it has one) and the witness direction are tried, each lowered by a bound on its
+//! round-off (8ε × (|c_b − c_a| + both largest semi-axes), argued in [`certify`]) so that it
+//! stays below the exact distance; the larger is kept and clamped to `upper`.
 //!
 //! # Oracle
 //!
@@ -42,11 +43,27 @@ pub(crate) fn certify(
     let diff = xb - xa;
     let upper = diff.norm();
     let mut lower: f64 = 0.0;
+    // Round-off of a computed g (unit u = ε/2): n·c is within γ₃|c| of the exact value, each
+    // radius |D Rᵀn| within (3√3 γ₃ + 6u) × its largest semi-axis (the product Rᵀn, the
+    // scaling by D, the sum of squares and the root), the two subtractions and a direction of
+    // length 1 ± 2ε (normalized or divided by its computed length) add 4ε × (|c| + both
+    // largest semi-axes): 8ε × (|c| + ρ_a + ρ_b) covers the sum with room (γ₃ ≈ 3u), and is
+    // taken off each bound so that it stays below the exact g of its unit direction.
+    let round_off = 8.0 * f64::EPSILON * ((b.center - a.center).norm() + a.max_radius() + b.max_radius());
     if let Some(m) = n.and_then(|m| m.try_normalize(0.0)) {
-        lower = lower.max(dual_value(a, b, &m));
+        lower = lower.max(dual_value(a, b, &m) - round_off);
     }
     if upper > 0.0 {
-        lower = lower.max(dual_value(a, b, &(diff / upper)));
+        // g is homogeneous of degree 1, so g(diff/upper) = g(diff)/upper: evaluated on diff
+        // itself the support radii need not wait for the root and the division (same bound up
+        // to rounding). Outside [1e-100, 1e100] the squares inside the radii could leave the
+        // normal range, so such a diff is normalized first as before.
+        let m = if (1e-100..=1e100).contains(&upper) {
+            dual_value(a, b, &diff) * (1.0 / upper)
+        } else {
+            dual_value(a, b, &(diff / upper))
+        };
+        lower = lower.max(m - round_off);
     }
     if !lower.is_finite() {
         lower = 0.0;
@@ -312,4 +329,27 @@ pub fn oracle_distance(
         intersecting: false,
         iterations,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The witness-direction bound is evaluated on the unnormalized difference only inside
+    /// [1e-100, 1e100]: with witnesses 1e140 apart (whose products would overflow on the
+    /// unnormalized difference) it still meets the upper bound to rounding, as at 1e-120 and
+    /// at ordinary scales. Shapes scaled with the gap (radii 1e-3 × gap along x), witnesses
+    /// the exact closest points on the x axis.
+    #[test]
+    fn witness_direction_bound_at_extreme_scales() {
+        for gap in [1e140, 1e-120, 2.5] {
+            let r = 1e-3 * gap;
+            let e = Ellipsoid::new([r, 0.5 * r, 0.25 * r]).unwrap();
+            let pb = Pose::from_translation([2.0 * r + gap, 0.0, 0.0]).unwrap();
+            let (xa, xb) = (Vector3::new(r, 0.0, 0.0), Vector3::new(r + gap, 0.0, 0.0));
+            let c = certify_ellipsoids(&e, &Pose::identity(), &e, &pb, &xa, &xb, None);
+            assert!(c.lower > 0.0 && c.lower <= c.upper, "gap {gap}: {c:?}");
+            assert!(c.upper - c.lower <= 1e-12 * c.upper, "gap {gap}: {c:?}");
+        }
+    }
 }

@@ -18,8 +18,8 @@ use nalgebra::Point3;
 use super::super::certificate::{Along, Core, Radii, finish, finish_along_witness, witness_direction};
 use crate::ellipsoid::segment_ellipsoid::closest_segment_ellipsoid;
 use crate::ellipsoid::{
-    EllipsoidDistance, EllipsoidSettings, distance_ellipsoid_ellipsoid, distance_point_ellipsoid,
-    distance_polyhedron_ellipsoid, distance_polytope_ellipsoid,
+    EllipsoidDistance, EllipsoidSettings, Placed, distance_point_ellipsoid, distance_polyhedron_ellipsoid,
+    distance_polytope_ellipsoid, dual_newton,
 };
 use crate::error::GeomError;
 use crate::pose::Pose;
@@ -82,7 +82,12 @@ pub(crate) fn distance(
             let qb = if d.info.distance > 0.0 { d.closest } else { c };
             done(c, qb, None, d.info.iterations, Radii { a: r, b: 0.0 })
         }
-        (S::Ellipsoid(x), S::Ellipsoid(y)) => from(distance_ellipsoid_ellipsoid(x, pa, y, pb, &es)?, false),
+        (S::Ellipsoid(x), S::Ellipsoid(y)) => {
+            // `distance_ellipsoid_ellipsoid` with the default settings (valid by construction,
+            // the dual Newton method) without re-checking them on every query.
+            let (ea, eb) = (Placed::new(x, pa), Placed::new(y, pb));
+            from(dual_newton::run(&ea, &eb, es.tolerance, es.max_iterations, None), false)
+        }
         (S::Ellipsoid(e), S::ConvexPolytope(p)) => {
             from(distance_polytope_ellipsoid(p, pb, e, pa, &es)?, true)
         }
