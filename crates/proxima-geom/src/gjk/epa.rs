@@ -581,10 +581,14 @@ impl Work {
             let face = &faces[fi as usize];
             for k in 0..3 {
                 let nb = face.adj[k];
-                if faces[nb as usize].alive {
+                let beyond = &faces[nb as usize];
+                if beyond.alive {
                     let (u, v) = (u64::from(face.idx[k]), u64::from(face.idx[(k + 1) % 3]));
                     self.edges.push(u << 32 | v);
-                    self.outer.push(nb);
+                    // Which edge of the face beyond leads back (3 when none: not reached for
+                    // a closed surface, whose adjacency is symmetric).
+                    let back = beyond.adj.iter().position(|&x| x == fi).unwrap_or(3) as u32;
+                    self.outer.push(nb << 2 | back);
                 }
             }
         }
@@ -609,6 +613,9 @@ impl Work {
         }
         if let Some(left) = self.removed.get(self.fresh.len()..) {
             self.free.extend_from_slice(left);
+            for &slot in left {
+                queue.remove(slot as usize);
+            }
         }
         if self.ends.len() <= pi as usize {
             self.ends.resize(pi as usize + 1, [0; 2]);
@@ -620,34 +627,20 @@ impl Work {
         if faces.len() < next {
             faces.resize(next, self.fresh[0]);
         }
-        for i in 0..self.fresh.len() {
+        for (i, face) in self.fresh.iter_mut().enumerate() {
             let e = self.edges[i];
-            let (u, v) = ((e >> 32) as u32, e as u32);
-            let (slot, beyond) = (self.slots[i] as usize, self.outer[i]);
-            let mut face = self.fresh[i];
-            // make_face may have swapped the last two vertices: each edge is found by its ends.
-            for k in 0..3 {
-                let (x, y) = (face.idx[k], face.idx[(k + 1) % 3]);
-                face.adj[k] = if x != pi && y != pi {
-                    beyond
-                } else if x == u || y == u {
-                    // The fan face on the horizon edge that ends at u.
-                    self.ends[u as usize][1]
-                } else {
-                    // The fan face on the horizon edge that starts at v.
-                    self.ends[v as usize][0]
-                };
+            let (u, v) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
+            let (slot, beyond, back) = (self.slots[i], self.outer[i] >> 2, (self.outer[i] & 3) as usize);
+            // The fan faces on the horizon edges that end at u and start at v.
+            let (at_u, at_v) = (self.ends[u][1], self.ends[v][0]);
+            // [u, v, p], or [u, p, v] when make_face turned it round.
+            face.adj = if face.idx[1] as usize == v { [beyond, at_v, at_u] } else { [at_u, at_v, beyond] };
+            face.generation = faces[slot as usize].generation.wrapping_add(1);
+            faces[slot as usize] = *face;
+            if let Some(x) = faces[beyond as usize].adj.get_mut(back) {
+                *x = slot;
             }
-            face.generation = faces[slot].generation.wrapping_add(1);
-            faces[slot] = face;
-            let o = &mut faces[beyond as usize];
-            for k in 0..3 {
-                let (x, y) = (o.idx[k], o.idx[(k + 1) % 3]);
-                if (x == v && y == u) || (x == u && y == v) {
-                    o.adj[k] = slot as u32;
-                }
-            }
-            queue.push(slot, &face);
+            queue.push(slot as usize, face);
         }
     }
 }
@@ -658,92 +651,50 @@ fn link_tetrahedron(faces: &mut [Face]) {
     for a in 0..faces.len() {
         for k in 0..3 {
             let (x, y) = (faces[a].idx[k], faces[a].idx[(k + 1) % 3]);
-            let across = (0..faces.len()).find(|&b| b != a && faces[b].idx.contains(&x) && faces[b].idx.contains(&y));
+            let across =
+                (0..faces.len()).find(|&b| b != a && faces[b].idx.contains(&x) && faces[b].idx.contains(&y));
             faces[a].adj[k] = across.unwrap_or(a) as u32;
         }
     }
 }
 
-/// The live faces by plane distance: a binary min-heap of (distance, slot, generation)
-/// entries, the least distance first and the lower slot among equal ones; an entry whose
-/// slot was removed or rewritten since (its face dead or of another generation) is dropped
-/// when it reaches the top. NaN distances (degenerate faces) never enter.
+/// The live faces' plane distances by slot (+∞ for a dead slot or a degenerate face's NaN),
+/// contiguous so that the closest face is one short pass over floats.
 #[derive(Default)]
 struct Queue {
-    heap: Vec<Entry>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    dist: f64,
-    slot: u32,
-    generation: u32,
-}
-
-impl Entry {
-    #[inline(always)]
-    fn before(&self, other: &Entry) -> bool {
-        self.dist < other.dist || (self.dist == other.dist && self.slot < other.slot)
-    }
+    dist: Vec<f64>,
 }
 
 impl Queue {
     fn clear(&mut self) {
-        self.heap.clear();
+        self.dist.clear();
     }
 
     #[inline]
     fn push(&mut self, slot: usize, face: &Face) {
-        if face.dist.is_nan() {
-            return;
+        if self.dist.len() <= slot {
+            self.dist.resize(slot + 1, f64::INFINITY);
         }
-        let e = Entry { dist: face.dist, slot: slot as u32, generation: face.generation };
-        let mut at = self.heap.len();
-        self.heap.push(e);
-        while at > 0 {
-            let up = (at - 1) / 2;
-            if !e.before(&self.heap[up]) {
-                break;
-            }
-            self.heap[at] = self.heap[up];
-            at = up;
-        }
-        self.heap[at] = e;
+        self.dist[slot] = if face.dist.is_nan() { f64::INFINITY } else { face.dist };
     }
 
-    fn pop(&mut self) {
-        let Some(last) = self.heap.pop() else { return };
-        if self.heap.is_empty() {
-            return;
+    #[inline]
+    fn remove(&mut self, slot: usize) {
+        if let Some(d) = self.dist.get_mut(slot) {
+            *d = f64::INFINITY;
         }
-        let n = self.heap.len();
-        let mut at = 0;
-        loop {
-            let l = 2 * at + 1;
-            if l >= n {
-                break;
-            }
-            let c = if l + 1 < n && self.heap[l + 1].before(&self.heap[l]) { l + 1 } else { l };
-            if !self.heap[c].before(&last) {
-                break;
-            }
-            self.heap[at] = self.heap[c];
-            at = c;
-        }
-        self.heap[at] = last;
     }
 
-    /// The slot of the live face of least distance (stale entries dropped on the way); the
-    /// first live face when no entry is left (every live face degenerate).
-    fn closest(&mut self, faces: &[Face]) -> usize {
-        while let Some(top) = self.heap.first() {
-            let f = &faces[top.slot as usize];
-            if f.alive && f.generation == top.generation {
-                return top.slot as usize;
+    /// The slot of the live face of least distance, the first of equal ones; the first live
+    /// face when every live face is degenerate.
+    fn closest(&self, faces: &[Face]) -> usize {
+        let (mut best, mut least) = (usize::MAX, f64::INFINITY);
+        for (i, &d) in self.dist.iter().enumerate() {
+            if d < least {
+                (best, least) = (i, d);
             }
-            self.pop();
         }
-        faces.iter().position(|f| f.alive).unwrap_or(0)
+        if best == usize::MAX { faces.iter().position(|f| f.alive).unwrap_or(0) } else { best }
     }
 }
 
