@@ -154,10 +154,6 @@ struct Face {
     n: Vector3<f64>,
     dist: f64,
     alive: bool,
-    /// The face across each edge (idx[k], idx[k + 1]): slots into the face list.
-    adj: [u32; 3],
-    /// Bumped whenever the slot takes a new face (stale queue entries are told apart).
-    generation: u32,
 }
 
 /// Vertex budget of the expanding polytope.
@@ -249,10 +245,10 @@ where
 #[derive(Default)]
 struct Scratch {
     verts: Vec<Vertex>,
-    /// Face slots (dead ones are reused; see [`Work::free`]).
     faces: Vec<Face>,
-    work: Work,
-    queue: Queue,
+    /// Horizon edges (u, v) packed as u·2³² + v: a twin test is one integer comparison.
+    edges: Vec<u64>,
+    removed: Vec<usize>,
 }
 
 thread_local! {
@@ -285,7 +281,7 @@ where
     B: SupportMap + ?Sized,
     F: FnMut(&mut Difference<'_, A, B>, &Simplex, &Vector3<f64>, f64) -> Option<Finish>,
 {
-    let Scratch { verts, faces, work, queue } = scratch;
+    let Scratch { verts, faces, edges, removed } = scratch;
     verts.clear();
     verts.extend_from_slice(&simplex.v[..simplex.len]);
     if verts.is_empty() || verts.iter().any(|v| !v.w.iter().all(|x| x.is_finite())) {
@@ -306,8 +302,6 @@ where
     }
     let interior = verts.iter().fold(Vector3::zeros(), |acc, v| acc + v.w) / verts.len() as f64;
     faces.clear();
-    work.clear();
-    queue.clear();
     // Initial hull: a tetrahedron.
     let initial: &[[u32; 3]] = &[[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
     for f in initial {
@@ -324,15 +318,13 @@ where
     let mut finished: Option<Finish> = None;
     let mut tried = false;
     let mut seeded = false;
-    // The faces know their neighbours, and the queue the closest live face (module docs).
-    link_tetrahedron(faces);
-    for (slot, face) in faces.iter().enumerate() {
-        queue.push(slot, face);
-    }
+    // The closest face, kept up to date by the visibility pass and the new faces (see
+    // `Closest`); every face in `faces` is alive at the top of an iteration (new faces take
+    // the removed ones' slots).
+    let mut closest = Closest::of(faces);
     while it < settings.epa_max_iterations {
         it += 1;
-        let ci = queue.closest(faces);
-        let f = faces[ci];
+        let f = faces[closest.index()];
         // Support of M along n: maximize n·x, i.e. minimize (−n)·x; climb from where the
         // face's first vertex was found (its support direction is close to n).
         let (ha, hb) = (verts[f.idx[0] as usize].ha, verts[f.idx[0] as usize].hb);
@@ -377,7 +369,8 @@ where
                     break;
                 }
                 scale = scale.max(x.w.norm());
-                if insert(verts, faces, work, queue, *x, Search::All, scale, &interior) == Insert::Broken {
+                if insert(verts, faces, edges, removed, &mut closest, *x, scale, &interior) == Insert::Broken
+                {
                     broken = true;
                     break;
                 }
@@ -391,10 +384,7 @@ where
         if verts.len() >= MAX_VERTICES {
             break;
         }
-        // The closest face sees p unless the gap is below the visibility threshold; in front
-        // of the origin it starts the flood fill (module docs).
-        let search = if super::gt(f.dist, 0.0) { Search::From(ci) } else { Search::All };
-        match insert(verts, faces, work, queue, p, search, scale, &interior) {
+        match insert(verts, faces, edges, removed, &mut closest, p, scale, &interior) {
             Insert::Added => {}
             Insert::Inside | Insert::Broken => {
                 status = EpaStatus::Stagnated;
@@ -442,32 +432,22 @@ enum Insert {
     Added,
     /// No face sees the point (inside the polytope, to the visibility threshold): unchanged.
     Inside,
-    /// Rounding broke the horizon or a new face: the polytope is left as it was (still inside
-    /// M, closed, the origin enclosed: the bracket stays valid) and the expansion stops.
+    /// Rounding broke the horizon or a new face: the expansion stops (the polytope's faces
+    /// still lie inside M, so the bracket stays valid).
     Broken,
 }
 
-/// Where [`insert`] looks for the faces that see the new point.
-#[derive(Debug, Clone, Copy)]
-enum Search {
-    /// A flood fill over the face adjacency from this face: the closest face, whose normal
-    /// the point is the support along, with a positive plane distance (module docs).
-    From(usize),
-    /// A pass over every live face (seed points, a closest face through or behind the origin).
-    All,
-}
-
 /// Adds the point `p` of M to the polytope: the faces that see it are removed and the
-/// horizon is joined to it; the new faces enter the `queue` and the face adjacency.
+/// horizon is joined to it; `closest` is kept up to date.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn insert(
     verts: &mut Vec<Vertex>,
     faces: &mut Vec<Face>,
-    work: &mut Work,
-    queue: &mut Queue,
+    edges: &mut Vec<u64>,
+    removed: &mut Vec<usize>,
+    closest: &mut Closest,
     p: Vertex,
-    search: Search,
     scale: f64,
     interior: &Vector3<f64>,
 ) -> Insert {
@@ -475,226 +455,119 @@ fn insert(
     // polytope form a disk, whose boundary (the horizon) is one simple cycle of edges;
     // when rounding breaks that (p nearly coplanar with some faces), retry with a coarser
     // visibility threshold, and if none works keep P as it is (still inside M: the
-    // bracket stays valid) and stop. (Not "faces + 2 edges" alone: that holds only when no
+    // bracket stays valid) and stop. (Not "faces + 2 edges": that holds only when no
     // vertex is inside the disk, and a far p sees whole vertex stars, which it removes.)
     let mut disk = false;
     for rel in [1e-12, 1e-9, 1e-7] {
         let eps = rel * scale;
-        // n·p − n·a (the face's plane offset), without loading vertex a: the rounding of the
-        // difference (~1e-16 of the scale) is far below every threshold.
-        let sees = |face: &Face| super::gt(face.n.dot(&p.w) - face.dist, eps);
-        work.removed.clear();
-        match search {
-            Search::From(c) if sees(&faces[c]) => {
-                faces[c].alive = false;
-                work.removed.push(c as u32);
-                let mut at = 0;
-                while let Some(&fi) = work.removed.get(at) {
-                    at += 1;
-                    for nb in faces[fi as usize].adj {
-                        let g = &mut faces[nb as usize];
-                        if g.alive && sees(g) {
-                            g.alive = false;
-                            work.removed.push(nb);
-                        }
-                    }
-                }
-            }
-            _ => {
-                for (fi, face) in faces.iter_mut().enumerate() {
-                    if face.alive && sees(face) {
-                        face.alive = false;
-                        work.removed.push(fi as u32);
-                    }
-                }
+        edges.clear();
+        removed.clear();
+        *closest = Closest::default();
+        for (fi, face) in faces.iter_mut().enumerate() {
+            // n·p − n·a (the face's plane offset), without loading vertex a: the rounding
+            // of the difference (~1e-16 of the scale) is far below every threshold.
+            if !super::gt(face.n.dot(&p.w) - face.dist, eps) {
+                closest.offer(fi, face.dist);
+            } else {
+                face.alive = false;
+                removed.push(fi);
+                toggle_horizon_edges(edges, face.idx);
             }
         }
-        let any = !work.removed.is_empty();
-        work.collect_horizon(faces);
+        let any = !removed.is_empty();
         // Faces + 2 edges is the disk without inner vertices (the usual case, tested
         // first because it is free); otherwise the walk decides.
-        if any && (work.edges.len() == work.removed.len() + 2 || is_simple_cycle(&work.edges)) {
+        if any && (edges.len() == removed.len() + 2 || is_simple_cycle(edges)) {
             disk = true;
             break;
         }
-        for &fi in work.removed.iter() {
-            faces[fi as usize].alive = true;
+        for &fi in removed.iter() {
+            faces[fi].alive = true;
         }
         if !any {
             break;
         }
     }
     if !disk {
-        return if work.removed.is_empty() { Insert::Inside } else { Insert::Broken };
+        return if removed.is_empty() { Insert::Inside } else { Insert::Broken };
     }
     verts.push(p);
     // (At most MAX_VERTICES vertices: the index fits in u32.)
     let pi = (verts.len() - 1) as u32;
-    // Every new face is built before the polytope changes: a degenerate one leaves it whole.
-    work.fresh.clear();
-    for &e in work.edges.iter() {
+    let mut ok = true;
+    // The new faces take the removed faces' slots (in increasing order), then go at the
+    // end; slots left over (a disk with inner vertices) are filled from the end.
+    let mut slots = removed.iter();
+    for &e in edges.iter() {
         match make_face(verts, [(e >> 32) as u32, e as u32, pi], interior) {
-            Some(face) => work.fresh.push(face),
-            None => {
-                verts.pop();
-                for &fi in work.removed.iter() {
-                    faces[fi as usize].alive = true;
-                }
-                return Insert::Broken;
+            Some(face) => {
+                let at = match slots.next() {
+                    Some(&fi) => {
+                        faces[fi] = face;
+                        fi
+                    }
+                    None => {
+                        faces.push(face);
+                        faces.len() - 1
+                    }
+                };
+                closest.offer(at, face.dist);
             }
+            None => ok = false,
         }
     }
-    work.place_fan(faces, queue, pi);
+    if !ok {
+        return Insert::Broken;
+    }
+    let left = slots.as_slice();
+    if !left.is_empty() {
+        // Largest first: a face moved into a slot comes from beyond every slot still to
+        // fill, so it is alive; the closest face is looked up again (rare).
+        for &fi in left.iter().rev() {
+            faces.swap_remove(fi);
+        }
+        *closest = Closest::of(faces);
+    }
     Insert::Added
 }
 
-/// Working buffers of one insertion (kept per thread with the polytope).
-#[derive(Default)]
-struct Work {
-    /// Horizon edges (u, v) packed as u·2³² + v (the removed face's orientation), and the
-    /// live face across each.
-    edges: Vec<u64>,
-    outer: Vec<u32>,
-    /// Slots of the faces that see the new point.
-    removed: Vec<u32>,
-    /// Slots of dead faces, reused before the face list grows.
-    free: Vec<u32>,
-    /// The new faces, one per horizon edge, and their slots.
-    fresh: Vec<Face>,
-    slots: Vec<u32>,
-    /// Per vertex, the slots of the new faces whose horizon edge starts / ends there (read
-    /// only for the vertices of the current horizon).
-    ends: Vec<[u32; 2]>,
+/// The closest face of a pass over faces (the first offered of the least distance; NaN
+/// distances of degenerate faces never win).
+#[derive(Debug, Clone, Copy)]
+struct Closest {
+    best: usize,
+    dist: f64,
 }
 
-impl Work {
-    fn clear(&mut self) {
-        self.free.clear();
-    }
-
-    /// The horizon of the removed faces: their edges whose neighbour is live. (The neighbours
-    /// of live faces are live, so a neighbour that is not was removed in this insertion.)
-    fn collect_horizon(&mut self, faces: &[Face]) {
-        self.edges.clear();
-        self.outer.clear();
-        for &fi in self.removed.iter() {
-            let face = &faces[fi as usize];
-            for k in 0..3 {
-                let nb = face.adj[k];
-                let beyond = &faces[nb as usize];
-                if beyond.alive {
-                    let (u, v) = (u64::from(face.idx[k]), u64::from(face.idx[(k + 1) % 3]));
-                    self.edges.push(u << 32 | v);
-                    // Which edge of the face beyond leads back (3 when none: not reached for
-                    // a closed surface, whose adjacency is symmetric).
-                    let back = beyond.adj.iter().position(|&x| x == fi).unwrap_or(3) as u32;
-                    self.outer.push(nb << 2 | back);
-                }
-            }
-        }
-    }
-
-    /// Writes the fan `fresh` over the horizon (one simple cycle) into the removed faces'
-    /// slots, then the free ones, then new ones; links each new face to the face beyond its
-    /// horizon edge and to its two fan neighbours; queues it. Removed slots left over (a disk
-    /// with inner vertices) become free.
-    fn place_fan(&mut self, faces: &mut Vec<Face>, queue: &mut Queue, pi: u32) {
-        self.slots.clear();
-        let mut next = faces.len();
-        for i in 0..self.fresh.len() {
-            let slot = match self.removed.get(i) {
-                Some(&s) => s,
-                None => self.free.pop().unwrap_or_else(|| {
-                    next += 1;
-                    (next - 1) as u32
-                }),
-            };
-            self.slots.push(slot);
-        }
-        if let Some(left) = self.removed.get(self.fresh.len()..) {
-            self.free.extend_from_slice(left);
-            for &slot in left {
-                queue.remove(slot as usize);
-            }
-        }
-        if self.ends.len() <= pi as usize {
-            self.ends.resize(pi as usize + 1, [0; 2]);
-        }
-        for (&e, &slot) in self.edges.iter().zip(&self.slots) {
-            self.ends[(e >> 32) as usize][0] = slot;
-            self.ends[(e & 0xffff_ffff) as usize][1] = slot;
-        }
-        if faces.len() < next {
-            faces.resize(next, self.fresh[0]);
-        }
-        for (i, face) in self.fresh.iter_mut().enumerate() {
-            let e = self.edges[i];
-            let (u, v) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
-            let (slot, beyond, back) = (self.slots[i], self.outer[i] >> 2, (self.outer[i] & 3) as usize);
-            // The fan faces on the horizon edges that end at u and start at v.
-            let (at_u, at_v) = (self.ends[u][1], self.ends[v][0]);
-            // [u, v, p], or [u, p, v] when make_face turned it round.
-            face.adj = if face.idx[1] as usize == v { [beyond, at_v, at_u] } else { [at_u, at_v, beyond] };
-            face.generation = faces[slot as usize].generation.wrapping_add(1);
-            faces[slot as usize] = *face;
-            if let Some(x) = faces[beyond as usize].adj.get_mut(back) {
-                *x = slot;
-            }
-            queue.push(slot as usize, face);
-        }
+impl Default for Closest {
+    fn default() -> Self {
+        Self { best: usize::MAX, dist: f64::INFINITY }
     }
 }
 
-/// Links the faces of the initial tetrahedron: the neighbour across each edge is the other
-/// face holding both its ends.
-fn link_tetrahedron(faces: &mut [Face]) {
-    for a in 0..faces.len() {
-        for k in 0..3 {
-            let (x, y) = (faces[a].idx[k], faces[a].idx[(k + 1) % 3]);
-            let across =
-                (0..faces.len()).find(|&b| b != a && faces[b].idx.contains(&x) && faces[b].idx.contains(&y));
-            faces[a].adj[k] = across.unwrap_or(a) as u32;
-        }
-    }
-}
-
-/// The live faces' plane distances by slot (+∞ for a dead slot or a degenerate face's NaN),
-/// contiguous so that the closest face is one short pass over floats.
-#[derive(Default)]
-struct Queue {
-    dist: Vec<f64>,
-}
-
-impl Queue {
-    fn clear(&mut self) {
-        self.dist.clear();
-    }
-
-    #[inline]
-    fn push(&mut self, slot: usize, face: &Face) {
-        if self.dist.len() <= slot {
-            self.dist.resize(slot + 1, f64::INFINITY);
-        }
-        self.dist[slot] = if face.dist.is_nan() { f64::INFINITY } else { face.dist };
-    }
-
-    #[inline]
-    fn remove(&mut self, slot: usize) {
-        if let Some(d) = self.dist.get_mut(slot) {
-            *d = f64::INFINITY;
-        }
-    }
-
-    /// The slot of the live face of least distance, the first of equal ones; the first live
-    /// face when every live face is degenerate.
-    fn closest(&self, faces: &[Face]) -> usize {
-        let (mut best, mut least) = (usize::MAX, f64::INFINITY);
-        for (i, &d) in self.dist.iter().enumerate() {
-            if d < least {
-                (best, least) = (i, d);
+impl Closest {
+    /// The closest of the live faces of `faces`.
+    fn of(faces: &[Face]) -> Self {
+        let mut c = Self::default();
+        for (i, face) in faces.iter().enumerate() {
+            if face.alive {
+                c.offer(i, face.dist);
             }
         }
-        if best == usize::MAX { faces.iter().position(|f| f.alive).unwrap_or(0) } else { best }
+        c
+    }
+
+    #[inline(always)]
+    fn offer(&mut self, i: usize, dist: f64) {
+        if dist < self.dist {
+            (self.best, self.dist) = (i, dist);
+        }
+    }
+
+    /// The face's index; the first face when none has a distance below +∞ (every face is
+    /// alive at the top of an iteration, and there are four at least).
+    fn index(&self) -> usize {
+        if self.best == usize::MAX { 0 } else { self.best }
     }
 }
 
@@ -777,7 +650,7 @@ fn make_face(verts: &[Vertex], idx: [u32; 3], interior: &Vector3<f64>) -> Option
         n = -n;
         idx.swap(1, 2);
     }
-    Some(Face { idx, n, dist: n.dot(&a), alive: true, adj: [0; 3], generation: 0 })
+    Some(Face { idx, n, dist: n.dot(&a), alive: true })
 }
 
 /// Extends `verts` (the GJK simplex, origin in its hull) to 4 affinely independent points: a
