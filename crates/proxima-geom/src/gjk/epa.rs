@@ -37,6 +37,16 @@
 //! * Every quantity is relative to the scale of M, so large scale differences between the
 //!   shapes only enter through that scale.
 //!
+//! # Bookkeeping
+//!
+//! Each step passes over every face (visibility of p, closest face): O(faces) per step. Kept
+//! on purpose: a face adjacency kept through the insertions, the visible set by a flood fill
+//! from the closest face and the closest face from a heap (or a pass over a contiguous array
+//! of distances) were measured slower at the 20–120 faces of a curved pair's expansion
+//! (callgrind, plain EPA on 273 overlapping cylinder pairs: 15.4M instructions with the pass,
+//! 18.0M–21.2M with the fill; ellipsoid–cylinder 24.9M against 27.4M): placing a fan with its
+//! adjacency costs more per new face than the pass costs per old one.
+//!
 //! # Finishing
 //!
 //! A caller may pass a hook ([`expand_finishing`]) that is tried once the gap is below
@@ -204,7 +214,9 @@ impl FaceSeed {
     }
 }
 
-/// EPA's gap (relative to the scale) at which the finishing hook is tried once.
+/// EPA's gap (relative to the scale) at which the finishing hook is tried once. (1e-2 was
+/// measured: 1 % fewer instructions on overlapping cylinder pairs, where the finish fails on
+/// about 40 % of the expansions, which then run to the tolerance either way.)
 pub(crate) const FINISH_FROM: f64 = 1e-3;
 
 /// No finishing hook for [`expand_finishing`]: EPA runs to the tolerance on its own.
