@@ -6,7 +6,7 @@
 //! lower = max(0, g(n)), g(n) = n·(c_b − c_a) − |D_a R_aᵀ n| − |D_b R_bᵀ n| — the
 //! support-function dual, exact for ellipsoids at the optimal n. Both the method's own direction
 //! (when it has one) and the witness direction are tried, each lowered by a bound on its
-//! round-off (8ε × (|c_b − c_a| + both largest semi-axes), argued in [`certify`]) so that it
+//! round-off (8ε × (|c_b − c_a| + both largest semi-axes), argued in `certify`) so that it
 //! stays below the exact distance; the larger is kept and clamped to `upper`.
 //!
 //! # Oracle
