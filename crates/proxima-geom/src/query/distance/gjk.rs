@@ -884,13 +884,13 @@ impl PairRuns for CoreSupport {
 /// hints and iterates as through `CoreShape`: the cloud scans with the same lanes (or vertex
 /// by vertex below [`LANES_MIN_VERTICES`]), and below [`HILL_CLIMB_MIN_VERTICES`] it never
 /// climbs (`VertexCloud`).
-struct CloudCurved<'q, S> {
+struct CloudCurved<'q, S, C> {
     cloud: VertexCloud<'q, S>,
-    curved: CurvedCore<'q>,
+    curved: C,
     flat_is_a: bool,
 }
 
-impl<S: pulp::Simd> PairSupport for CloudCurved<'_, S> {
+impl<S: pulp::Simd, C: SupportMap> PairSupport for CloudCurved<'_, S, C> {
     #[inline(always)]
     fn support(
         &mut self,
@@ -908,7 +908,7 @@ impl<S: pulp::Simd> PairSupport for CloudCurved<'_, S> {
     }
 }
 
-impl<S: pulp::Simd> PairRuns for CloudCurved<'_, S> {
+impl<S: pulp::Simd, C: SupportMap> PairRuns for CloudCurved<'_, S, C> {
     #[inline(always)]
     fn run(
         &mut self,
@@ -1058,6 +1058,14 @@ fn run_polished_dispatched(
             let mut pair = TypedPair { a: CylinderCore::of(a), b: AxisSegment(h) };
             return run_polished(&mut pair, diff, init, settings, newton_first, polished);
         }
+        (CoreShape::Whole(Shape::Cylinder(a)), CoreShape::Whole(b)) => {
+            let mut pair = TypedPair { a: CylinderCore::of(a), b: CurvedCore(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::Whole(a), CoreShape::Whole(Shape::Cylinder(b))) => {
+            let mut pair = TypedPair { a: CurvedCore(a), b: CylinderCore::of(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
         (CoreShape::Whole(a), CoreShape::Whole(b)) => {
             let mut pair = TypedPair { a: CurvedCore(a), b: CurvedCore(b) };
             return run_polished(&mut pair, diff, init, settings, newton_first, polished);
@@ -1097,11 +1105,21 @@ impl pulp::WithSimd for PolishedRun<'_, '_, '_, '_, '_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, simd: S) -> Run {
-        let mut pair = CloudCurved {
-            cloud: VertexCloud { polytope: self.polytope, simd },
-            curved: CurvedCore(self.curved),
-            flat_is_a: self.flat_is_a,
-        };
+        let cloud = VertexCloud { polytope: self.polytope, simd };
+        let flat_is_a = self.flat_is_a;
+        // (A cylinder as its own support map, see [`CylinderCore`].)
+        if let Shape::Cylinder(c) = self.curved {
+            let mut pair = CloudCurved { cloud, curved: CylinderCore::of(c), flat_is_a };
+            return run_polished(
+                &mut pair,
+                self.diff,
+                self.init,
+                self.settings,
+                self.newton_first,
+                self.polished,
+            );
+        }
+        let mut pair = CloudCurved { cloud, curved: CurvedCore(self.curved), flat_is_a };
         run_polished(&mut pair, self.diff, self.init, self.settings, self.newton_first, self.polished)
     }
 }
