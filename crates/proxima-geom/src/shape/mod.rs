@@ -32,7 +32,7 @@ pub use composite::{Cone, MinkowskiSum, Rounded};
 pub use direction_table::{DIRECTION_TABLE_MIN_VERTICES, DirectionTable};
 pub use hull::{ConvexHull, HullFacet, convex_hull};
 pub use spec::ShapeSpec;
-pub(crate) use support::planar_len;
+pub(crate) use support::{cylinder_support, planar_len};
 pub(crate) use vertex_lanes::{LANES_MIN_VERTICES, VertexLanes, lanes_available};
 
 /// The kind of a shape (for errors, dispatch tables and reports).

@@ -221,7 +221,7 @@ impl Shape {
 /// rim point (r m_xy/|m_xy|, ±h) on the side m_z points to (+h for m_z ≥ 0), the cap's centre
 /// (0, 0, ±h) when m_xy = 0 (or |m_xy| is not finite).
 #[inline(always)]
-fn cylinder_support(r: f64, h: f64, m: &Vector3<f64>) -> Point3<f64> {
+pub(crate) fn cylinder_support(r: f64, h: f64, m: &Vector3<f64>) -> Point3<f64> {
     let (x, y) = (m.x, m.y);
     let rlen = planar_len(x, y);
     let (rx, ry) = if rlen > 0.0 && rlen.is_finite() {

@@ -54,7 +54,7 @@ use crate::pose::Pose;
 use crate::query::{Algorithm, DistanceResult, Intersection, QueryPath, QuerySettings};
 use crate::shape::Shape;
 use crate::shape::onto_placed::{Part, clamp_local, either_off_orthonormal};
-use crate::shape::{ConvexPolytope, HILL_CLIMB_MIN_VERTICES, LANES_MIN_VERTICES};
+use crate::shape::{ConvexPolytope, HILL_CLIMB_MIN_VERTICES, LANES_MIN_VERTICES, cylinder_support};
 
 /// GJK answer in the canonical order (a before b). `cache`: warm start (the cache's stored
 /// orientation is converted when the canonical order flipped since the last call). EPA runs
@@ -884,13 +884,13 @@ impl PairRuns for CoreSupport {
 /// hints and iterates as through `CoreShape`: the cloud scans with the same lanes (or vertex
 /// by vertex below [`LANES_MIN_VERTICES`]), and below [`HILL_CLIMB_MIN_VERTICES`] it never
 /// climbs (`VertexCloud`).
-struct CloudCurved<'q, S> {
+struct CloudCurved<'q, S, C> {
     cloud: VertexCloud<'q, S>,
-    curved: CurvedCore<'q>,
+    curved: C,
     flat_is_a: bool,
 }
 
-impl<S: pulp::Simd> PairSupport for CloudCurved<'_, S> {
+impl<S: pulp::Simd, C: SupportMap> PairSupport for CloudCurved<'_, S, C> {
     #[inline(always)]
     fn support(
         &mut self,
@@ -908,7 +908,7 @@ impl<S: pulp::Simd> PairSupport for CloudCurved<'_, S> {
     }
 }
 
-impl<S: pulp::Simd> PairRuns for CloudCurved<'_, S> {
+impl<S: pulp::Simd, C: SupportMap> PairRuns for CloudCurved<'_, S, C> {
     #[inline(always)]
     fn run(
         &mut self,
@@ -998,6 +998,28 @@ impl SupportMap for AxisSegment {
     }
 }
 
+/// A cylinder's core (the whole cylinder: radius, half height) as a support map of its own
+/// type: `cylinder_support`, the very formula `CoreShape::Whole(Shape::Cylinder)` answers
+/// with (same points, hints untouched), without the shape and core matches.
+#[derive(Debug, Clone, Copy)]
+struct CylinderCore {
+    radius: f64,
+    half_height: f64,
+}
+
+impl CylinderCore {
+    fn of(c: &crate::shape::Cylinder) -> Self {
+        Self { radius: c.radius(), half_height: c.half_height() }
+    }
+}
+
+impl SupportMap for CylinderCore {
+    #[inline(always)]
+    fn local_support(&self, m: &Vector3<f64>, _hint: &mut u32) -> Point3<f64> {
+        cylinder_support(self.radius, self.half_height, m)
+    }
+}
+
 impl SupportMap for CurvedCore<'_> {
     #[inline(always)]
     fn local_support(&self, m: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
@@ -1022,6 +1044,28 @@ fn run_polished_dispatched(
     let (flat_is_a, polytope, other) = match (*diff.a, *diff.b) {
         (CoreShape::Scanned(p), CoreShape::Whole(s)) if small(p) && curved(diff.b) => (true, p, s),
         (CoreShape::Whole(s), CoreShape::Scanned(p)) if small(p) && curved(diff.a) => (false, p, s),
+        // Cylinder pairs (the Newton-first pairs of the cylinders workload: most of their
+        // time is support evaluations) as their own support maps, without the shape match.
+        (CoreShape::Whole(Shape::Cylinder(a)), CoreShape::Whole(Shape::Cylinder(b))) => {
+            let mut pair = TypedPair { a: CylinderCore::of(a), b: CylinderCore::of(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::ZSegment(h), CoreShape::Whole(Shape::Cylinder(b))) => {
+            let mut pair = TypedPair { a: AxisSegment(h), b: CylinderCore::of(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::Whole(Shape::Cylinder(a)), CoreShape::ZSegment(h)) => {
+            let mut pair = TypedPair { a: CylinderCore::of(a), b: AxisSegment(h) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::Whole(Shape::Cylinder(a)), CoreShape::Whole(b)) => {
+            let mut pair = TypedPair { a: CylinderCore::of(a), b: CurvedCore(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
+        (CoreShape::Whole(a), CoreShape::Whole(Shape::Cylinder(b))) => {
+            let mut pair = TypedPair { a: CurvedCore(a), b: CylinderCore::of(b) };
+            return run_polished(&mut pair, diff, init, settings, newton_first, polished);
+        }
         (CoreShape::Whole(a), CoreShape::Whole(b)) => {
             let mut pair = TypedPair { a: CurvedCore(a), b: CurvedCore(b) };
             return run_polished(&mut pair, diff, init, settings, newton_first, polished);
@@ -1061,11 +1105,21 @@ impl pulp::WithSimd for PolishedRun<'_, '_, '_, '_, '_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, simd: S) -> Run {
-        let mut pair = CloudCurved {
-            cloud: VertexCloud { polytope: self.polytope, simd },
-            curved: CurvedCore(self.curved),
-            flat_is_a: self.flat_is_a,
-        };
+        let cloud = VertexCloud { polytope: self.polytope, simd };
+        let flat_is_a = self.flat_is_a;
+        // (A cylinder as its own support map, see [`CylinderCore`].)
+        if let Shape::Cylinder(c) = self.curved {
+            let mut pair = CloudCurved { cloud, curved: CylinderCore::of(c), flat_is_a };
+            return run_polished(
+                &mut pair,
+                self.diff,
+                self.init,
+                self.settings,
+                self.newton_first,
+                self.polished,
+            );
+        }
+        let mut pair = CloudCurved { cloud, curved: CurvedCore(self.curved), flat_is_a };
         run_polished(&mut pair, self.diff, self.init, self.settings, self.newton_first, self.polished)
     }
 }
