@@ -336,9 +336,33 @@ pub(crate) struct RelativeFrame {
 }
 
 impl RelativeFrame {
+    /// R = R_Aᵀ R_B and t = R_Aᵀ (t_B − t_A), written out: entry (i, j) of R is
+    /// Σ_k R_A[k, i] R_B[k, j] and t_i = Σ_k R_A[k, i] d_k (d = t_B − t_A), each summed in the
+    /// order k = 0, 1, 2 — the order of nalgebra's product `R_A.transpose() * R_B` it replaces
+    /// (its gemv starts from the k = 0 product, then adds the k = 1 and k = 2 products, each
+    /// times α = β = 1, exact), so the bits are the same, signed zeros included (x + y = y + x
+    /// in IEEE arithmetic), without the transposed copy and the generic loops.
+    #[inline]
     pub fn new(pa: &Pose, pb: &Pose) -> Self {
-        let rat = pa.rotation().transpose();
-        Self { r: rat * pb.rotation(), t: rat * (pb.translation() - pa.translation()) }
+        let (ra, rb) = (pa.rotation(), pb.rotation());
+        let d = pb.translation() - pa.translation();
+        // Column i of R_A is row i of R_Aᵀ.
+        let dot = |i: usize, v: [f64; 3]| ra[(0, i)] * v[0] + ra[(1, i)] * v[1] + ra[(2, i)] * v[2];
+        let col_b = |j: usize| [rb[(0, j)], rb[(1, j)], rb[(2, j)]];
+        let (b0, b1, b2) = (col_b(0), col_b(1), col_b(2));
+        let r = Matrix3::new(
+            dot(0, b0),
+            dot(0, b1),
+            dot(0, b2),
+            dot(1, b0),
+            dot(1, b1),
+            dot(1, b2),
+            dot(2, b0),
+            dot(2, b1),
+            dot(2, b2),
+        );
+        let dv = [d.x, d.y, d.z];
+        Self { r, t: Vector3::new(dot(0, dv), dot(1, dv), dot(2, dv)) }
     }
 }
 
@@ -366,5 +390,48 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Difference<'_, A, B> {
             Point3::from(self.frame.r * bl.coords + self.frame.t)
         };
         super::simplex::Vertex { w: a - b, a, b, d: *d, ha: self.hint_a, hb: self.hint_b }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The written-out relative frame against nalgebra's products it replaces, bit for bit
+    //! (signed zeros included): exact rotations, rotations with zero entries (axis swaps, whose
+    //! products are ±0) and rotations rounded to 12 digits, as data files hold them.
+
+    use nalgebra::{Matrix3, Rotation3, Vector3};
+
+    use super::RelativeFrame;
+    use crate::pose::Pose;
+
+    fn reference(pa: &Pose, pb: &Pose) -> (Matrix3<f64>, Vector3<f64>) {
+        let rat = pa.rotation().transpose();
+        (rat * pb.rotation(), rat * (pb.translation() - pa.translation()))
+    }
+
+    #[test]
+    fn written_out_frame_is_nalgebras_product_bit_for_bit() {
+        let mut poses = vec![Pose::identity()];
+        let swap = Matrix3::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0);
+        poses.push(Pose::from_matrix(swap, Vector3::new(-0.0, 2.0, 0.0)).unwrap());
+        let flip = Matrix3::new(-1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 1.0);
+        poses.push(Pose::from_matrix(flip, Vector3::new(0.0, -0.0, -3.5)).unwrap());
+        for k in 0..40 {
+            let f = k as f64;
+            let r = *Rotation3::from_euler_angles(0.37 * f, 1.3 - 0.11 * f, 0.29 * f * f).matrix();
+            let rounded = r.map(|x| (x * 1e12).round() / 1e12);
+            let t = Vector3::new(f.sin() * 10.0, 1e3 * f.cos(), -0.5 * f);
+            poses.push(Pose::from_matrix(r, t).unwrap());
+            poses.push(Pose::from_matrix(rounded, -t).unwrap());
+        }
+        let bits = |m: &[f64]| m.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for pa in &poses {
+            for pb in &poses {
+                let f = RelativeFrame::new(pa, pb);
+                let (r, t) = reference(pa, pb);
+                assert_eq!(bits(f.r.as_slice()), bits(r.as_slice()), "{pa:?} {pb:?}");
+                assert_eq!(bits(f.t.as_slice()), bits(t.as_slice()), "{pa:?} {pb:?}");
+            }
+        }
     }
 }

@@ -714,7 +714,12 @@ mod stall_tests;
 /// dist ≥ (lower − 3eρ)/(1 + 3e) ≥ lower − 3e(ρ + lower). Zero for exact rotations.
 fn world_lower(lower: f64, a: &Shape, pa: &Pose) -> f64 {
     let e = pa.orthonormality_error();
-    if e == 0.0 { lower } else { (lower - 3.0 * e * (a.local_extent() + lower)).max(0.0) }
+    // (A hull's stored extent read in line: the same number as `local_extent`, no call.)
+    let extent = || match a {
+        Shape::ConvexPolytope(x) => x.extent(),
+        _ => a.local_extent(),
+    };
+    if e == 0.0 { lower } else { (lower - 3.0 * e * (extent() + lower)).max(0.0) }
 }
 
 /// The loose GJK tolerance (relative to the problem scale) from which curved pairs are
