@@ -146,6 +146,13 @@ const DEPTH_KINK: f64 = 0.05;
 /// The finishing hook of EPA on curved cores ([`super::epa::expand_finishing`]): Newton on
 /// the depth from EPA's closest face (`face`, normal `n`) until the enclosed-ball bound
 /// meets the upper bound to `target`; `None` when it does not.
+///
+/// (Measured without effect: when the first polish fails, a second one from a simplex whose
+/// polytope points are the polytope's support set probed around n — the closest face can
+/// show three hull vertices across an edge contact — closed no bracket on the start_contact
+/// CCD workload, where the finish fails on 48 of 90 hull–ellipsoid, 33 of 51 hull–cylinder
+/// and 48 of 63 hull–cone expansions: identical answers, +2.6 % instructions in the depth.
+/// The failures there are not a misread polytope feature.)
 pub(crate) fn finish_curved(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     face: &Simplex,
