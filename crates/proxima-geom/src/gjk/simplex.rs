@@ -83,6 +83,7 @@ impl Simplex {
     }
 
     /// Whether `w` is (bitwise) one of the current vertices.
+    #[inline(always)]
     pub fn contains(&self, w: &Vector3<f64>) -> bool {
         self.v[..self.len].iter().any(|x| x.w == *w)
     }
@@ -134,6 +135,9 @@ impl Simplex {
     }
 
     /// Reduces the simplex to a planned projection's vertices and weights; returns its v.
+    /// Always inlined: as a call it took the projection through memory and moved each kept
+    /// vertex with a `memcpy` call.
+    #[inline(always)]
     pub fn apply(&mut self, p: &Projection) -> Vector3<f64> {
         let idx = &p.idx[..p.len];
         if idx.windows(2).all(|q| q[0] < q[1]) {
@@ -157,6 +161,8 @@ impl Simplex {
     }
 
     /// The projection keeping vertices `idx` with weights `lambda` (v = Σ λₖ w_idx[k]).
+    /// Always inlined: each region's constant indices then select the vertices directly.
+    #[inline(always)]
     fn keep(&self, idx: &[usize], lambda: &[f64]) -> Projection {
         let mut p = Projection { idx: [0; 4], lambda: [0.0; 4], len: idx.len(), v: Vector3::zeros() };
         for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
