@@ -140,19 +140,14 @@ impl Simplex {
     #[inline(always)]
     pub fn apply(&mut self, p: &Projection) -> Vector3<f64> {
         let idx = &p.idx[..p.len];
-        if idx.windows(2).all(|q| q[0] < q[1]) {
-            // Increasing indices (every region test produces them): slot k is written from
-            // slot idx[k] ≥ k, which later steps (reading idx[k'] > idx[k]) never read, so
-            // the compaction can run in place without copying the whole simplex.
-            for (k, &i) in idx.iter().enumerate() {
-                if i != k {
-                    self.v[k] = self.v[i];
-                }
-            }
-        } else {
-            let old = self.v;
-            for (k, &i) in idx.iter().enumerate() {
-                self.v[k] = old[i];
+        // Increasing indices (every plan produces them: the region tests, the explicit
+        // candidates and the tetrahedron's faces list their vertices in increasing order):
+        // slot k is written from slot idx[k] ≥ k, which later steps (reading idx[k'] >
+        // idx[k]) never read, so the compaction runs in place without copying the simplex.
+        debug_assert!(idx.windows(2).all(|q| q[0] < q[1]), "{idx:?}");
+        for (k, &i) in idx.iter().enumerate() {
+            if i != k {
+                self.v[k] = self.v[i];
             }
         }
         self.lambda[..p.len].copy_from_slice(&p.lambda[..p.len]);
