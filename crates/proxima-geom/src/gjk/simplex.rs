@@ -83,6 +83,7 @@ impl Simplex {
     }
 
     /// Whether `w` is (bitwise) one of the current vertices.
+    #[inline(always)]
     pub fn contains(&self, w: &Vector3<f64>) -> bool {
         self.v[..self.len].iter().any(|x| x.w == *w)
     }
@@ -134,21 +135,19 @@ impl Simplex {
     }
 
     /// Reduces the simplex to a planned projection's vertices and weights; returns its v.
+    /// Always inlined: as a call it took the projection through memory and moved each kept
+    /// vertex with a `memcpy` call.
+    #[inline(always)]
     pub fn apply(&mut self, p: &Projection) -> Vector3<f64> {
         let idx = &p.idx[..p.len];
-        if idx.windows(2).all(|q| q[0] < q[1]) {
-            // Increasing indices (every region test produces them): slot k is written from
-            // slot idx[k] ≥ k, which later steps (reading idx[k'] > idx[k]) never read, so
-            // the compaction can run in place without copying the whole simplex.
-            for (k, &i) in idx.iter().enumerate() {
-                if i != k {
-                    self.v[k] = self.v[i];
-                }
-            }
-        } else {
-            let old = self.v;
-            for (k, &i) in idx.iter().enumerate() {
-                self.v[k] = old[i];
+        // Increasing indices (every plan produces them: the region tests, the explicit
+        // candidates and the tetrahedron's faces list their vertices in increasing order):
+        // slot k is written from slot idx[k] ≥ k, which later steps (reading idx[k'] >
+        // idx[k]) never read, so the compaction runs in place without copying the simplex.
+        debug_assert!(idx.windows(2).all(|q| q[0] < q[1]), "{idx:?}");
+        for (k, &i) in idx.iter().enumerate() {
+            if i != k {
+                self.v[k] = self.v[i];
             }
         }
         self.lambda[..p.len].copy_from_slice(&p.lambda[..p.len]);
@@ -157,6 +156,8 @@ impl Simplex {
     }
 
     /// The projection keeping vertices `idx` with weights `lambda` (v = Σ λₖ w_idx[k]).
+    /// Always inlined: each region's constant indices then select the vertices directly.
+    #[inline(always)]
     fn keep(&self, idx: &[usize], lambda: &[f64]) -> Projection {
         let mut p = Projection { idx: [0; 4], lambda: [0.0; 4], len: idx.len(), v: Vector3::zeros() };
         for (k, (&i, &l)) in idx.iter().zip(lambda).enumerate() {
