@@ -124,8 +124,8 @@ mod tests {
 
     use super::*;
     use crate::Pose;
-    use crate::{QuerySettings, distance};
     use crate::shape::{ConvexPolytope, Shape};
+    use crate::{QuerySettings, distance};
 
     fn lcg(seed: &mut u64) -> f64 {
         *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -191,7 +191,8 @@ mod tests {
             let pb = Pose::from_quaternion(q.map(|x| x / norm), t).unwrap();
             let pa = Pose::from_translation([0.01, -0.02, 0.005]).unwrap();
             let (a, b) = (Shape::ConvexPolytope(hulls[i].clone()), Shape::ConvexPolytope(hulls[j].clone()));
-            let (ua, ub) = (Shape::ConvexPolytope(unlisted(&hulls[i])), Shape::ConvexPolytope(unlisted(&hulls[j])));
+            let (ua, ub) =
+                (Shape::ConvexPolytope(unlisted(&hulls[i])), Shape::ConvexPolytope(unlisted(&hulls[j])));
             let listed = distance(&a, &pa, &b, &pb, &settings).expect("answers");
             let plain = distance(&ua, &pa, &ub, &pb, &settings).expect("answers");
             assert_eq!(listed, plain, "pair {k}");
