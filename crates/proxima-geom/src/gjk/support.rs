@@ -138,12 +138,18 @@ pub(crate) struct VertexCloud<'a, S> {
     pub simd: S,
 }
 
-/// Index of the first vertex of `p` with the largest m·v: the vector scan when the processor
-/// runs it and the polytope has at least [`LANES_MIN_VERTICES`] vertices (dispatched per
-/// call), else vertex by vertex. Same answer either way.
+/// Index of the first vertex of `p` with the largest m·v: from the polytope's support lists
+/// when it has them and they answer (`shape/cells_slot.rs`), else the vector scan when the
+/// processor runs it and the polytope has at least [`LANES_MIN_VERTICES`] vertices
+/// (dispatched per call), else vertex by vertex. Same answer every way.
 #[inline]
 pub(crate) fn scan_support(p: &ConvexPolytope, m: &Vector3<f64>) -> usize {
     let v = p.vertices();
+    if let Some(cells) = p.support_cells()
+        && let Some(i) = cells.support(v, m)
+    {
+        return i;
+    }
     let lanes = if v.len() < LANES_MIN_VERTICES {
         None
     } else {
@@ -296,7 +302,8 @@ pub(crate) fn scanned_hint(i: usize) -> u32 {
 /// [`LANE_SCAN_MAX_VERTICES`] when the vector scan runs here — unless the polytope has a
 /// direction table (at least
 /// [`DIRECTION_TABLE_MIN_VERTICES`](crate::shape::DIRECTION_TABLE_MIN_VERTICES) vertices), whose cold queries
-/// climb from the table's start for their direction. A cold run's hints always carry
+/// climb from the table's start for their direction. A polytope with support lists
+/// (`shape/cells_slot.rs`) is scanned through them, whatever its size. A cold run's hints always carry
 /// [`SCANNED`] for those, so [`Shape::local_support_hinted`] scans them too: same points,
 /// same hints.
 pub(crate) fn cold_core_of(s: &Shape) -> (CoreShape<'_>, f64) {
@@ -308,11 +315,13 @@ pub(crate) fn cold_core_of(s: &Shape) -> (CoreShape<'_>, f64) {
 
 /// Whether a cold run scans `p` (see [`cold_core_of`]).
 pub(crate) fn cold_scans(p: &ConvexPolytope) -> bool {
-    // A hull with a direction table climbs from it (measured faster than the scans there).
-    p.direction_table().is_none()
-        && (p.adjacency().is_none()
-            || p.vertices().len() < HILL_CLIMB_MIN_VERTICES
-            || (p.vertices().len() < LANE_SCAN_MAX_VERTICES && lanes_available()))
+    // A hull with support lists reads them (`shape/cells_slot.rs`); one with a direction
+    // table climbs from it (measured faster than the scans there).
+    p.support_cells().is_some()
+        || (p.direction_table().is_none()
+            && (p.adjacency().is_none()
+                || p.vertices().len() < HILL_CLIMB_MIN_VERTICES
+                || (p.vertices().len() < LANE_SCAN_MAX_VERTICES && lanes_available())))
 }
 
 /// (core, radius) with shape = core ⊕ ball(radius).

@@ -45,7 +45,8 @@ use super::adjacency::VertexAdjacency;
 /// 3.76 → 3.58; ellipsoid_hull_512 5.15 → 5.66, ellipsoid_hull_1024 6.33 → 5.95. The
 /// four-lane scan wins up to ~290 vertices, the table from ~400; the bound sits between. (The
 /// Panda's robot hulls, 18–260 vertices, keep scanning: `proxima bench-robot` was slower with
-/// table climbing on them.)
+/// table climbing on them.) Hulls of 128 to 383 vertices now read support lists built with
+/// the shape instead (`cells_slot.rs`); from this size on they keep the table.
 pub const DIRECTION_TABLE_MIN_VERTICES: usize = 384;
 
 /// The largest number of cells per cube-face side.

@@ -28,6 +28,7 @@ mod vertex_lanes;
 
 pub(crate) use adjacency::linear_support;
 pub use adjacency::{HILL_CLIMB_MIN_VERTICES, VertexAdjacency};
+pub use cells_slot::{HULL_CELLS_MAX_VERTICES, HULL_CELLS_MIN_VERTICES};
 pub use composite::{Cone, MinkowskiSum, Rounded};
 pub use direction_table::{DIRECTION_TABLE_MIN_VERTICES, DirectionTable};
 pub use hull::{ConvexHull, HullFacet, convex_hull};
@@ -167,8 +168,10 @@ pub struct Ellipsoid {
 
 /// The convex hull of a finite point set (at least one point; may be flat or a point).
 ///
-/// Built with [`ConvexPolytope::with_faces`], it also carries the vertex adjacency of its
-/// hull surface, which lets support queries hill-climb instead of scanning every vertex.
+/// Built with [`ConvexPolytope::with_faces`] (or as a [`convex_hull`]), it also carries the
+/// vertex adjacency of its hull surface, which lets support queries hill-climb instead of
+/// scanning every vertex, and, from [`HULL_CELLS_MIN_VERTICES`] vertices, per-direction
+/// support lists that cold queries read instead of scanning (built once by the constructor).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConvexPolytope {
     vertices: Vec<Point3<f64>>,
@@ -450,7 +453,10 @@ impl ConvexPolytope {
     /// once — indices in range, non-degenerate triangles, a closed oriented surface (every
     /// directed edge used once, its reverse once), every vertex on the surface, and convexity
     /// (every vertex on or below every face plane, to 1e-9 × the polytope's size) — and turned
-    /// into the vertex adjacency used by hill-climbing support queries.
+    /// into the vertex adjacency used by hill-climbing support queries. A hull of
+    /// [`HULL_CELLS_MIN_VERTICES`]..=[`HULL_CELLS_MAX_VERTICES`] vertices also gets its support
+    /// lists here (about 75,000 instructions per vertex, once; see
+    /// [`ConvexPolytope::prepare_support_cells`]).
     ///
     /// Errors: as [`ConvexPolytope::new`], plus [`GeomError::Degenerate`] when the faces do
     /// not describe the convex hull's surface.
@@ -462,9 +468,12 @@ impl ConvexPolytope {
         let adj = VertexAdjacency::from_faces(&self.vertices, faces)?;
         Ok(self.with_adjacency(adj))
     }
-    /// Attaches a validated surface adjacency, and the direction table of a large hull.
+    /// Attaches a validated surface adjacency, and the support lists of a hull of
+    /// [`HULL_CELLS_MIN_VERTICES`]..=[`HULL_CELLS_MAX_VERTICES`] vertices (`cells_slot.rs`) or,
+    /// for a large hull without them, the direction table.
     pub(crate) fn with_adjacency(mut self, adj: VertexAdjacency) -> Self {
-        self.table = (self.vertices.len() >= DIRECTION_TABLE_MIN_VERTICES)
+        let listed = self.cells.build_for_hull(&self.vertices);
+        self.table = (!listed && self.vertices.len() >= DIRECTION_TABLE_MIN_VERTICES)
             .then(|| std::sync::Arc::new(DirectionTable::new(&self.vertices, &adj)));
         self.adjacency = Some(std::sync::Arc::new(adj));
         self
@@ -498,7 +507,9 @@ impl ConvexPolytope {
     /// read instead of scanning every vertex (same supports bit for bit, so the same answers);
     /// whether the polytope has them. For shapes queried many times: the build costs about
     /// 30·k²·n dot products (n vertices, k = ⌈√n⌉ clamped to 4..16), some 1500 supports' worth
-    /// for 64 vertices. Polytopes of 192 vertices or more get none (see `cells_slot.rs`).
+    /// for 64 vertices. Polytopes of 192 vertices or more get none here (see `cells_slot.rs`);
+    /// hulls with an adjacency of [`HULL_CELLS_MIN_VERTICES`]..=[`HULL_CELLS_MAX_VERTICES`]
+    /// vertices have theirs from construction.
     pub fn prepare_support_cells(&self) -> bool {
         self.cells.build(&self.vertices)
     }
