@@ -495,9 +495,12 @@ pub fn gjk_distance_scanned_cells(
 }
 
 /// Whether cold GJK runs on `p` are faster with vertex scans ([`gjk_distance_scanned`]) than
-/// with hill climbing over its adjacency: no adjacency, fewer vertices than climbing pays
-/// for, or fewer than `LANE_SCAN_MAX_VERTICES` (512) where the processor runs the four-lane
-/// scan — the rule the query API's cold runs follow (measured in `support.rs`).
+/// with hill climbing over its adjacency: the hull carries support lists (built with the
+/// shape for hulls of [`HULL_CELLS_MIN_VERTICES`](crate::shape::HULL_CELLS_MIN_VERTICES) to
+/// [`HULL_CELLS_MAX_VERTICES`](crate::shape::HULL_CELLS_MAX_VERTICES) vertices, read in place
+/// of the scan), no adjacency, fewer vertices than climbing pays for, or fewer than
+/// `LANE_SCAN_MAX_VERTICES` (512) where the processor runs the four-lane scan — the rule the
+/// query API's cold runs follow (measured in `support.rs`).
 pub fn scan_beats_climbing(p: &ConvexPolytope) -> bool {
     cold_scans(p)
 }
