@@ -195,8 +195,14 @@ def python_steps_in_the_middle(work):
 
 def test_the_gil_is_released_while_the_batch_runs(rng):
     a, b = pair(rng)
-    n = 40000
+    # Enough rows for a run of ~0.3 s whatever the machine's speed (the check needs its middle
+    # third to last well beyond one 5 ms switch interval): time a first batch, then scale.
+    n = 20000
     Ta, Tb = poses(rng, n), poses(rng, n, center=(0.9, 0, 0))
+    t0 = time.perf_counter()
+    proxima.distance_batch(a, Ta, b, Tb, threads=1)
+    scale = min(64, max(1, int(np.ceil(0.3 / max(time.perf_counter() - t0, 1e-6)))))
+    Ta, Tb = np.concatenate([Ta] * scale), np.concatenate([Tb] * scale)
     assert python_steps_in_the_middle(lambda: proxima.distance_batch(a, Ta, b, Tb, threads=1)) > 100
     # The control: a C call that holds the GIL lets no step through.
     assert python_steps_in_the_middle(lambda: sum(range(2 * 10**7))) == 0
