@@ -513,10 +513,11 @@ impl RobotWorld {
     }
 }
 
-/// The support candidate lists of a convex polytope piece (none for other shapes).
+/// The support candidate lists of a convex polytope piece (none for other shapes): the
+/// polytope's own when it was built with them (hulls of 128–383 vertices), else built here.
 fn support_cells(shape: &Shape) -> Option<Arc<SupportCells>> {
     match shape {
-        Shape::ConvexPolytope(p) => SupportCells::new(p).map(Arc::new),
+        Shape::ConvexPolytope(p) => p.shared_support_cells().or_else(|| SupportCells::new(p).map(Arc::new)),
         _ => None,
     }
 }

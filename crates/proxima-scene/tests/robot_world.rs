@@ -556,3 +556,24 @@ fn multi_object_mesh_is_several_pieces() {
     assert_eq!(pieces, 2);
     assert!(d < 0.0, "the hull of both cubes swallows the ball: {d}");
 }
+
+/// A hull piece keeps the support lists its hull was built with (one table, shared), and a
+/// hull without them gets its own: every hull piece has lists.
+#[test]
+fn hull_pieces_share_their_hulls_support_lists() {
+    let world = one_panda();
+    let mut shared = 0;
+    for piece in world.pieces() {
+        let Shape::ConvexPolytope(p) = &piece.shape else { continue };
+        let cells = piece.cells.as_ref().expect("a hull piece has support lists");
+        match p.shared_support_cells() {
+            Some(own) => {
+                assert!(Arc::ptr_eq(cells, &own), "the piece builds the hull's lists again");
+                shared += 1;
+            }
+            None => assert!(p.vertices().len() < proxima_geom::shape::HULL_CELLS_MIN_VERTICES),
+        }
+    }
+    // The Panda's link hulls of 128-383 vertices (see cells_slot.rs) bring their lists.
+    assert!(shared > 0);
+}

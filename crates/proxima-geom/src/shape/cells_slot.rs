@@ -115,6 +115,11 @@ impl CellsSlot {
     pub(crate) fn get(&self) -> Option<&SupportCells> {
         self.0.get().and_then(|c| c.as_deref())
     }
+
+    /// The table's shared handle, when built (callers that keep their own handle share it).
+    pub(crate) fn shared(&self) -> Option<Arc<SupportCells>> {
+        self.0.get().and_then(Clone::clone)
+    }
 }
 
 #[cfg(test)]
@@ -166,11 +171,22 @@ mod tests {
                 "{count} vertices"
             );
             assert_eq!(p.support_cells().is_some(), listed, "{count} vertices");
+            // The shared handle is the same table, and a clone shares it.
+            let shared = p.shared_support_cells();
+            assert_eq!(shared.is_some(), listed, "{count} vertices");
+            if let Some(shared) = shared {
+                assert!(std::ptr::eq(&*shared, p.support_cells().unwrap()));
+                assert!(std::sync::Arc::ptr_eq(&shared, &p.clone().shared_support_cells().unwrap()));
+            }
             // Large hulls keep their direction table instead.
             assert_eq!(p.direction_table().is_some(), count >= crate::shape::DIRECTION_TABLE_MIN_VERTICES);
             // Plain point clouds get none until asked.
             let cloud = ConvexPolytope::new(p.vertices().iter().map(|v| [v.x, v.y, v.z]).collect()).unwrap();
-            assert!(cloud.support_cells().is_none());
+            assert!(cloud.support_cells().is_none() && cloud.shared_support_cells().is_none());
+            if count < CELLS_MAX_VERTICES {
+                assert!(cloud.prepare_support_cells());
+                assert!(cloud.shared_support_cells().is_some());
+            }
         }
     }
 

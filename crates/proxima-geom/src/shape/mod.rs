@@ -518,6 +518,13 @@ impl ConvexPolytope {
     pub(crate) fn support_cells(&self) -> Option<&crate::gjk::SupportCells> {
         self.cells.get()
     }
+    /// The support lists this polytope holds (built with a hull of
+    /// [`HULL_CELLS_MIN_VERTICES`]..=[`HULL_CELLS_MAX_VERTICES`] vertices, or by
+    /// [`ConvexPolytope::prepare_support_cells`]), as a shared handle: a caller that keeps
+    /// lists beside the shape reuses these instead of building the same table again.
+    pub fn shared_support_cells(&self) -> Option<std::sync::Arc<crate::gjk::SupportCells>> {
+        self.cells.shared()
+    }
 }
 
 impl Polyhedron {
