@@ -177,20 +177,21 @@ impl SupportMap for At {
 /// The common cases are decided without square roots, from max|xᵢ| ≤ |x| ≤ √3 max|xᵢ|: the
 /// Euclidean test runs only when those bounds leave it open, so the answer is the Euclidean
 /// test's.
-#[inline]
+#[inline(always)]
 fn far(shapes: &[(&Shape, &Pose)], p: &Point3<f64>) -> bool {
     let pm = max_abs(&p.coords);
     let (limit_lo, limit_hi) = (FAR * pm.max(1.0), FAR * (SQRT_3 * pm).max(1.0));
-    shapes.iter().any(|(s, pose)| {
+    // (A plain loop: `Iterator::any` was compiled out of line, a call per witness.)
+    for (s, pose) in shapes {
         let (e, tm) = (extent(s), max_abs(pose.translation()));
         if e + SQRT_3 * tm <= limit_lo {
-            false
-        } else if e + tm > limit_hi {
-            true
-        } else {
-            e + pose.translation().norm() > FAR * p.coords.norm().max(1.0)
+            continue;
         }
-    })
+        if e + tm > limit_hi || e + pose.translation().norm() > FAR * p.coords.norm().max(1.0) {
+            return true;
+        }
+    }
+    false
 }
 
 /// [`Shape::local_extent`], a vertex polytope's stored extent read in line (the shape of
@@ -210,6 +211,24 @@ const SQRT_3: f64 = 1.732_050_808_568_877_4;
 /// See [`far`]: 4096 ulps of |p| (τ) cover 16 ulps of support points up to 256 |p|.
 const FAR: f64 = 256.0;
 
+/// When [`holds`] tests a vertex polytope's or Minkowski sum's point by GJK: always for
+/// answers not `built` by GJK or DQP3, else when [`far`] says so for `shapes` (the shapes whose
+/// reach counts for the point). A value read in line by [`holds`], where a closure was
+/// compiled out of line: a call per witness (~50 instructions each, two per hull–hull answer).
+#[derive(Clone, Copy)]
+struct BySupport<'s> {
+    built: bool,
+    shapes: &'s [(&'s Shape, &'s Pose)],
+}
+
+impl BySupport<'_> {
+    /// Whether the point `p` is tested by GJK.
+    #[inline(always)]
+    fn asked(&self, p: &Point3<f64>) -> bool {
+        !self.built || far(self.shapes, p)
+    }
+}
+
 /// Whether `p` is in the shape to within `tol + slack()`, `slack()` ≥ 0 being the frame
 /// allowance of inexact rotations ([`frame_slack`]). Every test below compares a distance with
 /// the tolerance, so a point within `tol` is within `tol + slack()` too: the cheap tests run
@@ -226,11 +245,12 @@ fn holds(
     p: &Point3<f64>,
     tol: f64,
     slack: impl Fn() -> f64,
-    by_support: impl FnOnce() -> bool,
+    by_support: BySupport<'_>,
 ) -> bool {
     if matches!(shape, Shape::ConvexPolytope(_) | Shape::MinkowskiSum(_)) {
         // No closed-form test (`outside_by` has none): by support when asked, else accepted.
-        return !(shape.is_bounded() && by_support()) || contains_by_support(shape, pose, p, tol + slack());
+        return !(shape.is_bounded() && by_support.asked(p))
+            || contains_by_support(shape, pose, p, tol + slack());
     }
     if holds_closed_form(shape, pose, p, tol) == Some(true) {
         return true;
@@ -238,7 +258,7 @@ fn holds(
     let tol = tol + slack();
     match holds_closed_form(shape, pose, p, tol) {
         Some(inside) => inside,
-        None if shape.is_bounded() && by_support() => contains_by_support(shape, pose, p, tol),
+        None if shape.is_bounded() && by_support.asked(p) => contains_by_support(shape, pose, p, tol),
         None => true,
     }
 }
@@ -483,8 +503,9 @@ fn check_distance_with(
             {
                 return Err("upper bound is not the witness distance");
             }
-            let check_a = || !built || far(&[(a, pa)], &point_a);
-            let check_b = || !built || far(&[(b, pb)], &point_b);
+            let (shapes_a, shapes_b) = ([(a, pa)], [(b, pb)]);
+            let check_a = BySupport { built, shapes: &shapes_a };
+            let check_b = BySupport { built, shapes: &shapes_b };
             let slack_a = || frame_slack(pa, pb, &point_a);
             let slack_b = || frame_slack(pa, pb, &point_b);
             // A closed form's witnesses within reach (`reach_within`), and GJK's on a triangle or
@@ -505,7 +526,8 @@ fn check_distance_with(
             // the touching tolerance as separated, with both witnesses, see `settle`).
             let tol = tolerance(max_abs(&point.coords));
             let slack = || frame_slack(pa, pb, &point);
-            let check = || !built || far(&[(a, pa), (b, pb)], &point);
+            let both = [(a, pa), (b, pb)];
+            let check = BySupport { built, shapes: &both };
             if !holds(a, pa, &point, tol, slack, check) || !holds(b, pb, &point, tol, slack, check) {
                 return Err("common point outside a shape");
             }
@@ -534,7 +556,8 @@ pub(crate) fn check_intersection(
         Intersection::Intersecting { point: Some(p) } => {
             let tol = tolerance(max_abs(&p.coords)).max(settings.touching_tolerance);
             let slack = || frame_slack(pa, pb, p);
-            let check = || !built || far(&[(a, pa), (b, pb)], p);
+            let both = [(a, pa), (b, pb)];
+            let check = BySupport { built, shapes: &both };
             if !holds(a, pa, p, tol, slack, check) || !holds(b, pb, p, tol, slack, check) {
                 return Err("common point outside a shape");
             }
