@@ -25,15 +25,23 @@
 //!   matrix): singular, `false` — the caller falls back to GMRES for that step.
 //! * Storage (index list, reduced matrix, right-hand side) grows to the largest system seen
 //!   and is then reused: a Newton run allocates only while its reduced systems grow.
+//! * The reduced matrix is assembled column by column from A's columns: A's rows when A = Aᵀ
+//!   bit for bit (−0 ≠ +0 here, so no zero changes sign), otherwise a transposed copy made once
+//!   per run (n² values). Each entry is the same product q_i·A_ij as row by row.
 
 use crate::linalg::lu_solve_f64;
 use crate::operator::DenseMatrix;
 
-/// Reusable storage for direct Newton steps.
-#[derive(Debug, Default)]
+/// Reusable storage for direct Newton steps on one matrix A.
+#[derive(Debug)]
 pub(super) struct DirectStep {
+    /// A column by column (Aᵀ row by row) when A is not bitwise symmetric; `None` when it is
+    /// (then A's rows are its columns, to the bit).
+    columns: Option<Vec<f64>>,
     /// ℛ, in increasing order.
     rows: Vec<usize>,
+    /// q_i for i ∈ ℛ, in the order of ℛ.
+    row_scales: Vec<f64>,
     /// 𝒵, in increasing order.
     eliminated: Vec<usize>,
     /// (D_p + D_q A)_ℛℛ, column by column.
@@ -42,9 +50,38 @@ pub(super) struct DirectStep {
 }
 
 impl DirectStep {
+    /// Storage for the steps on `a` (every [`solve`](Self::solve) must pass this `a`): A's
+    /// columns are copied once (n² values) unless A equals Aᵀ bit for bit, so that each
+    /// reduced system is assembled column by column from contiguous reads.
+    pub(super) fn new(a: &DenseMatrix) -> Self {
+        let n = a.n();
+        let data = a.data();
+        let symmetric =
+            (0..n).all(|i| (0..i).all(|j| data[i * n + j].to_bits() == data[j * n + i].to_bits()));
+        let columns = (!symmetric).then(|| {
+            let mut t = vec![0.0; n * n];
+            for (i, row) in data.chunks_exact(n).enumerate() {
+                for (j, v) in row.iter().enumerate() {
+                    t[j * n + i] = *v;
+                }
+            }
+            t
+        });
+        DirectStep {
+            columns,
+            rows: Vec::new(),
+            row_scales: Vec::new(),
+            eliminated: Vec::new(),
+            system: Vec::new(),
+            rhs: Vec::new(),
+        }
+    }
+
     /// Writes into `dx` the solution of (D_p + D_q A) Δx = −F; `false` when the reduced
-    /// system is singular (then `dx` holds garbage).
+    /// system is singular (then `dx` holds garbage). `a` is the matrix of [`new`](Self::new).
     pub(super) fn solve(&mut self, a: &DenseMatrix, p: &[f64], q: &[f64], f: &[f64], dx: &mut [f64]) -> bool {
+        let n = a.n();
+        debug_assert!(self.columns.as_ref().is_none_or(|c| c.len() == n * n));
         self.rows.clear();
         self.eliminated.clear();
         for i in 0..f.len() {
@@ -63,19 +100,35 @@ impl DirectStep {
         if k == 0 {
             return true;
         }
-        self.system.clear();
-        self.system.resize(k * k, 0.0);
         self.rhs.clear();
-        for (r, &i) in self.rows.iter().enumerate() {
+        for &i in &self.rows {
             let row = a.row(i);
             // A_i𝒵 Δx_𝒵 summed over 𝒵 in increasing order: the full row · dx term by term
             // without its zero terms (dx = 0 on ℛ), so the same value as the full sum.
             let coupling: f64 = self.eliminated.iter().map(|&j| row[j] * dx[j]).sum();
             self.rhs.push(-f[i] - q[i] * coupling);
-            // Column by column (what the LU wants): entry (r, c) at c·k + r.
-            for (c, &j) in self.rows.iter().enumerate() {
-                self.system[c * k + r] = q[i] * row[j];
+        }
+        // Column by column (what the LU wants): entry (r, c) at c·k + r is q_i·A_ij for
+        // i = ℛ_r, j = ℛ_c, read from A's column j (contiguous), then p_i on the diagonal —
+        // the same products and sums as row by row, so the same bits.
+        let columns = self.columns.as_deref().unwrap_or(a.data());
+        self.row_scales.clear();
+        self.row_scales.extend(self.rows.iter().map(|&i| q[i]));
+        // Every entry is written below: resizing keeps the old values instead of zeroing k².
+        self.system.resize(k * k, 0.0);
+        for (out, &j) in self.system.chunks_exact_mut(k).zip(&self.rows) {
+            let column = &columns[j * n..(j + 1) * n];
+            if k == n {
+                for ((o, s), v) in out.iter_mut().zip(&self.row_scales).zip(column) {
+                    *o = s * v;
+                }
+            } else {
+                for ((o, s), &i) in out.iter_mut().zip(&self.row_scales).zip(&self.rows) {
+                    *o = s * column[i];
+                }
             }
+        }
+        for (r, &i) in self.rows.iter().enumerate() {
             self.system[r * k + r] += p[i];
         }
         let scale = max_abs(&self.system);
@@ -140,7 +193,7 @@ mod tests {
             let q: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 0.0 } else { -0.6 }).collect();
             let f: Vec<f64> = (0..n).map(|i| (i as f64 * 0.7).cos()).collect();
             let mut dx = vec![0.0; n];
-            let mut step = DirectStep::default();
+            let mut step = DirectStep::new(&a);
             assert!(step.solve(&a, &p, &q, &f, &mut dx));
             assert!(newton_residual(&a, &p, &q, &f, &dx) < 1e-10, "n = {n}");
             // Reuse with a different split gives the full solution again.
@@ -180,18 +233,31 @@ mod tests {
         Some(dx)
     }
 
+    /// `problem(n)` made symmetric, (A + Aᵀ)/2: the path that reads A's rows as its columns.
+    fn symmetric_problem(n: usize) -> DenseMatrix {
+        let a = problem(n);
+        let data = (0..n * n).map(|k| 0.5 * (a.get(k / n, k % n) + a.get(k % n, k / n))).collect();
+        DenseMatrix::from_row_major(n, data).unwrap()
+    }
+
     #[test]
     fn the_step_is_the_generic_eliminations_to_the_bit() {
-        for &n in &[5, 40, 90] {
-            let a = problem(n);
+        for (&n, symmetric) in [5, 40, 90].iter().flat_map(|n| [(n, false), (n, true)]) {
+            let a = if symmetric { symmetric_problem(n) } else { problem(n) };
+            assert_eq!(DirectStep::new(&a).columns.is_none(), symmetric);
             let p: Vec<f64> =
                 (0..n).map(|i| if i % 4 == 1 { -1.0 } else { -0.2 - 0.003 * i as f64 }).collect();
             let q: Vec<f64> =
                 (0..n).map(|i| if i % 4 == 1 { 0.0 } else { -0.7 + 0.001 * i as f64 }).collect();
             let f: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
             let mut dx = vec![0.0; n];
-            assert!(DirectStep::default().solve(&a, &p, &q, &f, &mut dx));
+            assert!(DirectStep::new(&a).solve(&a, &p, &q, &f, &mut dx));
             assert_eq!(Some(dx), generic_step(&a, &p, &q, &f), "n = {n}");
+            // No row eliminated (k = n): the contiguous assembly.
+            let q_all: Vec<f64> = (0..n).map(|i| -0.7 + 0.001 * i as f64).collect();
+            let mut dx = vec![0.0; n];
+            assert!(DirectStep::new(&a).solve(&a, &p, &q_all, &f, &mut dx));
+            assert_eq!(Some(dx), generic_step(&a, &p, &q_all, &f), "n = {n}, k = n");
         }
     }
 
@@ -199,6 +265,6 @@ mod tests {
     fn zero_rows_are_singular() {
         let a = problem(4);
         let mut dx = vec![0.0; 4];
-        assert!(!DirectStep::default().solve(&a, &[0.0; 4], &[0.0; 4], &[1.0; 4], &mut dx));
+        assert!(!DirectStep::new(&a).solve(&a, &[0.0; 4], &[0.0; 4], &[1.0; 4], &mut dx));
     }
 }
