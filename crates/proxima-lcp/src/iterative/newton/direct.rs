@@ -29,7 +29,7 @@
 //!   bit for bit (−0 ≠ +0 here, so no zero changes sign), otherwise a transposed copy made once
 //!   per run (n² values). Each entry is the same product q_i·A_ij as row by row.
 
-use crate::linalg::lu_solve_f64;
+use crate::linalg::{cholesky_solve_f64, lu_solve_f64};
 use crate::operator::DenseMatrix;
 
 /// Reusable storage for direct Newton steps on one matrix A.
@@ -44,10 +44,22 @@ pub(super) struct DirectStep {
     row_scales: Vec<f64>,
     /// 𝒵, in increasing order.
     eliminated: Vec<usize>,
-    /// (D_p + D_q A)_ℛℛ, column by column.
+    /// (D_p + D_q A)_ℛℛ, or A_ℛℛ + diag(p/q)_ℛ for Cholesky, column by column.
     system: Vec<f64>,
+    /// −F_ℛ − D_q,ℛ A_ℛ𝒵 Δx_𝒵, then the LU's solution.
     rhs: Vec<f64>,
+    /// p_i/q_i for i ∈ ℛ (the Cholesky path).
+    shifts: Vec<f64>,
+    /// The right-hand side divided row by row by q_i, then the Cholesky solution.
+    scaled_rhs: Vec<f64>,
+    /// Cholesky factorisations that met a pivot not above the tolerance in this run.
+    cholesky_failures: usize,
 }
+
+/// Failed Cholesky attempts after which a run goes straight to LU: a reduced matrix that is
+/// singular or indefinite tends to stay so from step to step (min-map on a positive
+/// semidefinite A with zero eigenvalues), and each attempt costs half an LU.
+const CHOLESKY_FAILURE_LIMIT: usize = 2;
 
 impl DirectStep {
     /// Storage for the steps on `a` (every [`solve`](Self::solve) must pass this `a`): A's
@@ -74,6 +86,9 @@ impl DirectStep {
             eliminated: Vec::new(),
             system: Vec::new(),
             rhs: Vec::new(),
+            shifts: Vec::new(),
+            scaled_rhs: Vec::new(),
+            cholesky_failures: 0,
         }
     }
 
@@ -108,6 +123,9 @@ impl DirectStep {
             let coupling: f64 = self.eliminated.iter().map(|&j| row[j] * dx[j]).sum();
             self.rhs.push(-f[i] - q[i] * coupling);
         }
+        if self.columns.is_none() && self.cholesky_step(a.data(), n, p, q, dx) {
+            return true;
+        }
         // Column by column (what the LU wants): entry (r, c) at c·k + r is q_i·A_ij for
         // i = ℛ_r, j = ℛ_c, read from A's column j (contiguous), then p_i on the diagonal —
         // the same products and sums as row by row, so the same bits.
@@ -139,6 +157,55 @@ impl DirectStep {
             return false;
         }
         for (&i, v) in self.rows.iter().zip(&self.rhs) {
+            dx[i] = *v;
+        }
+        true
+    }
+}
+
+impl DirectStep {
+    /// The step on ℛ through Cholesky when A is symmetric (`columns` are A's rows) and every
+    /// shift d_i = p_i/q_i (i ∈ ℛ) is ≥ 0: row i of the reduced system divided by q_i ≠ 0 is
+    /// row i of K = A_ℛℛ + diag(d), symmetric, and positive semidefinite when A is (Fischer's
+    /// p, q ≤ 0; min-map's p = 0, q = 1). `false` when it does not apply or K is not
+    /// numerically positive definite (then the LU decides; `dx` on ℛ is untouched).
+    fn cholesky_step(&mut self, columns: &[f64], n: usize, p: &[f64], q: &[f64], dx: &mut [f64]) -> bool {
+        if self.cholesky_failures >= CHOLESKY_FAILURE_LIMIT {
+            return false;
+        }
+        let k = self.rows.len();
+        self.shifts.clear();
+        for &i in &self.rows {
+            let d = p[i] / q[i];
+            if !(d >= 0.0 && d.is_finite()) {
+                return false;
+            }
+            self.shifts.push(d);
+        }
+        self.system.resize(k * k, 0.0);
+        for (out, &j) in self.system.chunks_exact_mut(k).zip(&self.rows) {
+            let column = &columns[j * n..(j + 1) * n];
+            if k == n {
+                out.copy_from_slice(column);
+            } else {
+                for (o, &i) in out.iter_mut().zip(&self.rows) {
+                    *o = column[i];
+                }
+            }
+        }
+        for (r, d) in self.shifts.iter().enumerate() {
+            self.system[r * k + r] += d;
+        }
+        self.scaled_rhs.clear();
+        self.scaled_rhs.extend(self.rows.iter().zip(&self.rhs).map(|(&i, v)| v / q[i]));
+        let tolerance = max_abs(&self.system) * f64::EPSILON * k as f64;
+        if !cholesky_solve_f64(&mut self.system, &mut self.scaled_rhs, tolerance)
+            || self.scaled_rhs.iter().any(|v| !v.is_finite())
+        {
+            self.cholesky_failures += 1;
+            return false;
+        }
+        for (&i, v) in self.rows.iter().zip(&self.scaled_rhs) {
             dx[i] = *v;
         }
         true
@@ -247,17 +314,81 @@ mod tests {
             assert_eq!(DirectStep::new(&a).columns.is_none(), symmetric);
             let p: Vec<f64> =
                 (0..n).map(|i| if i % 4 == 1 { -1.0 } else { -0.2 - 0.003 * i as f64 }).collect();
+            // q > 0 > p makes every shift p/q negative: the Cholesky path does not apply and
+            // symmetric A takes the LU path (reading A's rows as its columns).
+            let sign = if symmetric { -1.0 } else { 1.0 };
             let q: Vec<f64> =
-                (0..n).map(|i| if i % 4 == 1 { 0.0 } else { -0.7 + 0.001 * i as f64 }).collect();
+                (0..n).map(|i| if i % 4 == 1 { 0.0 } else { sign * (-0.7 + 0.001 * i as f64) }).collect();
             let f: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
             let mut dx = vec![0.0; n];
             assert!(DirectStep::new(&a).solve(&a, &p, &q, &f, &mut dx));
             assert_eq!(Some(dx), generic_step(&a, &p, &q, &f), "n = {n}");
             // No row eliminated (k = n): the contiguous assembly.
-            let q_all: Vec<f64> = (0..n).map(|i| -0.7 + 0.001 * i as f64).collect();
+            let q_all: Vec<f64> = (0..n).map(|i| sign * (-0.7 + 0.001 * i as f64)).collect();
             let mut dx = vec![0.0; n];
             assert!(DirectStep::new(&a).solve(&a, &p, &q_all, &f, &mut dx));
             assert_eq!(Some(dx), generic_step(&a, &p, &q_all, &f), "n = {n}, k = n");
+        }
+    }
+
+    /// A symmetric positive semidefinite n × n matrix of rank n − 3: B Bᵀ with B n × (n − 3).
+    fn psd_problem(n: usize) -> DenseMatrix {
+        let m = n - 3;
+        let b: Vec<f64> = (0..n * m).map(|k| (((k * 37 + 11) % 23) as f64 - 11.0) / 7.0).collect();
+        let data = (0..n * n)
+            .map(|k| {
+                let (i, j) = (k / n, k % n);
+                (0..m).map(|c| b[i * m + c] * b[j * m + c]).sum()
+            })
+            .collect();
+        DenseMatrix::from_row_major(n, data).unwrap()
+    }
+
+    #[test]
+    fn symmetric_steps_go_through_cholesky_and_solve_the_newton_equation() {
+        for &n in &[6, 40, 90] {
+            let a = psd_problem(n);
+            let mut step = DirectStep::new(&a);
+            assert!(step.columns.is_none());
+            // Fischer-like signs (p, q ≤ 0, every fifth row eliminated): K = A_ℛℛ + diag(p/q)
+            // with p/q > 0 is positive definite although A is singular.
+            let p: Vec<f64> =
+                (0..n).map(|i| if i % 5 == 0 { -1.0 } else { -0.1 - 0.004 * i as f64 }).collect();
+            let q: Vec<f64> =
+                (0..n).map(|i| if i % 5 == 0 { 0.0 } else { -0.5 - 0.002 * i as f64 }).collect();
+            let f: Vec<f64> = (0..n).map(|i| (i as f64 * 0.61).sin()).collect();
+            let mut dx = vec![0.0; n];
+            assert!(step.solve(&a, &p, &q, &f, &mut dx));
+            assert_eq!(step.cholesky_failures, 0, "n = {n}");
+            assert!(newton_residual(&a, &p, &q, &f, &dx) < 1e-9, "n = {n}");
+            // The LU's step (the generic elimination) agrees to rounding.
+            let lu = generic_step(&a, &p, &q, &f).unwrap();
+            let scale = lu.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+            assert!(dx.iter().zip(&lu).all(|(x, y)| (x - y).abs() <= 1e-9 * scale), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn indefinite_symmetric_steps_fall_back_to_lu() {
+        let n = 30;
+        // Symmetric, indefinite (diagonal ±3): Cholesky meets a negative pivot, LU solves.
+        let data = (0..n * n)
+            .map(|k| {
+                let (i, j) = (k / n, k % n);
+                if i == j { if i % 2 == 0 { 3.0 } else { -3.0 } } else { 0.1 / (1.0 + (i + j) as f64) }
+            })
+            .collect();
+        let a = DenseMatrix::from_row_major(n, data).unwrap();
+        let (p, q) = (vec![0.0; n], vec![1.0; n]);
+        let f: Vec<f64> = (0..n).map(|i| 1.0 + i as f64).collect();
+        let mut step = DirectStep::new(&a);
+        for attempt in 1..=3 {
+            let mut dx = vec![0.0; n];
+            assert!(step.solve(&a, &p, &q, &f, &mut dx));
+            assert!(newton_residual(&a, &p, &q, &f, &dx) < 1e-10);
+            // The LU path is the generic elimination to the bit.
+            assert_eq!(Some(dx), generic_step(&a, &p, &q, &f));
+            assert_eq!(step.cholesky_failures, attempt.min(CHOLESKY_FAILURE_LIMIT));
         }
     }
 
