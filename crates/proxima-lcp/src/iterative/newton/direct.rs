@@ -18,6 +18,15 @@
 //! full solve's. For min-map this is spec (80), A_𝒜𝒜 Δx_𝒜 = A_𝒜ℱ H_ℱ − H_𝒜, with the same
 //! arithmetic as before the reduction was shared.
 //!
+//! **Symmetric A.** Row i ∈ ℛ divided by q_i ≠ 0 reads (A_ℛℛ + diag(d)) Δx_ℛ = rhs_ℛ / q_ℛ
+//! with shifts d_i = p_i/q_i. When every d_i ≥ 0 (Fischer: p_i ≤ 0 and q_i < 0 on ℛ;
+//! min-map: d = 0) and A is positive semidefinite, K = A_ℛℛ + diag(d) is symmetric positive
+//! semidefinite, and Cholesky ([`cholesky_solve_f64`]) solves it in half the LU's flops,
+//! stably without pivoting. The step is the same Newton step up to rounding (not bit for bit
+//! the LU's). A pivot not above |ℛ|·ε·max|K_ij| (K singular or indefinite: A need not be
+//! semidefinite) hands the step to the LU; after [`CHOLESKY_FAILURE_LIMIT`] such failures a
+//! run goes to the LU directly. Either way the answer is certified by the caller from A and b.
+//!
 //! # Edge cases
 //!
 //! * ℛ = ∅: the step is the diagonal part alone.
