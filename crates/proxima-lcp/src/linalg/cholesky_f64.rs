@@ -88,8 +88,7 @@ impl pulp::WithSimd for Factorisation<'_> {
                 c += m;
             }
             let pivot = column[0];
-            // NaN fails too (NaN > t is false).
-            if !(pivot > tolerance) {
+            if pivot.is_nan() || pivot <= tolerance {
                 return false;
             }
             let diagonal = pivot.sqrt();

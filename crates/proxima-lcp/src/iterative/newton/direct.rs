@@ -186,7 +186,7 @@ impl DirectStep {
         self.shifts.clear();
         for &i in &self.rows {
             let d = p[i] / q[i];
-            if !(d >= 0.0 && d.is_finite()) {
+            if !d.is_finite() || d < 0.0 {
                 return false;
             }
             self.shifts.push(d);
