@@ -6,12 +6,16 @@
 //! when no pivot exceeds `tolerance` in magnitude (zero for exact types).
 //!
 //! [`lu_solve_f64`] is the same elimination for `f64` on column-major storage, vectorized and
-//! with the same rounding (the same bits): the Newton methods' direct sub-solve.
+//! with the same rounding (the same bits): the Newton methods' direct sub-solve;
+//! [`cholesky_solve_f64`] is their sub-solve for symmetric positive definite systems (half
+//! the flops, other rounding).
 
 use proxima_num::Field;
 
+mod cholesky_f64;
 mod lu_f64;
 
+pub use cholesky_f64::cholesky_solve_f64;
 pub use lu_f64::lu_solve_f64;
 
 /// Solves `A x = b` in place for a square row-major `a` (n × n, destroyed) and `b` (length n,

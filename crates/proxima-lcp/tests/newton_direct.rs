@@ -133,3 +133,39 @@ fn krylov_workspace_matches_fresh_solves_and_stops_allocating() {
     assert_eq!(v, fresh);
     assert_eq!(w, fresh_cg);
 }
+
+/// Dense symmetric positive definite problems take the Cholesky path of the direct step
+/// (A = Aᵀ bit for bit, Fischer's shifts p/q ≥ 0, min-map's 0): both methods certify, and
+/// their answers are Lemke's (positive definite A: the solution is unique).
+#[test]
+fn symmetric_direct_steps_reach_lemkes_solution() {
+    use proxima_lcp::iterative::AbsoluteTest;
+    use proxima_lcp::iterative::newton::solve_minmap_newton_report;
+    use proxima_lcp::{Lcp, LemkeSettings, solve_lemke};
+    for (n, index) in [(8, 0), (30, 1), (60, 2), (100, 3)] {
+        let p = problem(Family::DensePd { n }, index);
+        let dense = p.matrix.to_dense();
+        assert!(dense.is_symmetric());
+        let lcp = Lcp::new(dense.data().to_vec(), p.b.clone()).unwrap();
+        let lemke = solve_lemke(&lcp, &LemkeSettings::default()).unwrap();
+        assert!(lemke.status.is_solved(), "n = {n}");
+        let mut settings = NewtonSettings {
+            sub_solver: SubSolver::Direct,
+            absolute_test: AbsoluteTest::NaturalResidual,
+            ..NewtonSettings::default()
+        };
+        settings.stopping.absolute = 1e-10;
+        let fischer = FischerSettings { newton: settings, ..FischerSettings::default() };
+        let runs = [
+            ("fischer", solve_fischer_newton_report(&dense, &p.b, None, &fischer).unwrap()),
+            ("min-map", solve_minmap_newton_report(&dense, &p.b, None, &settings).unwrap()),
+        ];
+        let scale = lemke.z.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (name, run) in runs {
+            assert_eq!(run.solution.status, IterativeStatus::ConvergedAbsolute, "{name}, n = {n}");
+            assert_eq!(run.stats.fallbacks, 0, "{name}, n = {n}");
+            let gap = run.solution.z.iter().zip(&lemke.z).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+            assert!(gap <= 1e-7 * scale, "{name}, n = {n}: |z - z_lemke| = {gap:e}");
+        }
+    }
+}

@@ -143,7 +143,7 @@ pub fn minmap_reduced_direction(a: &DenseMatrix, b: &[f64], x: &[f64]) -> Option
     let h: Vec<f64> = x.iter().zip(&y).map(|(&xi, &yi)| min_map(xi, yi)).collect();
     let (p, q) = minmap_coefficients(x, &y);
     let mut dx = vec![0.0; n];
-    DirectStep::default().solve(a, &p, &q, &h, &mut dx).then_some(dx)
+    DirectStep::new(a).solve(a, &p, &q, &h, &mut dx).then_some(dx)
 }
 
 /// Largest n for which a non-symmetric operator is copied densely to form Aᵀ products.
@@ -240,7 +240,8 @@ struct Loop<'a, 'p, A: ?Sized> {
     jac: Jacobian,
     scratch: Vec<f64>,
     scratch2: Vec<f64>,
-    direct: DirectStep,
+    /// Storage of the direct steps (`None` unless the sub-solver is direct).
+    direct: Option<DirectStep>,
     krylov: KrylovBuffers,
     stats: NewtonStats,
     /// The current step had to fall back to GMRES (singular direct system, PCG breakdown).
@@ -373,10 +374,10 @@ impl<A: LinearOperator + ?Sized> Loop<'_, '_, A> {
     /// The direct step on the reduced system (module `direct`) when the settings ask for it;
     /// `false` when they do not or the system is singular (counted as a fallback).
     fn direct_step(&mut self, f: &[f64], dx: &mut [f64]) -> bool {
-        let (SubSolver::Direct, Some(d)) = (self.settings.sub_solver, &self.prob.dense) else {
+        let (Some(direct), Some(d)) = (&mut self.direct, &self.prob.dense) else {
             return false;
         };
-        if self.direct.solve(d, &self.jac.p, &self.jac.q, f, dx) {
+        if direct.solve(d, &self.jac.p, &self.jac.q, f, dx) {
             self.stats.direct_solves += 1;
             true
         } else {
@@ -581,7 +582,7 @@ fn run<A: LinearOperator + ?Sized>(
         jac: Jacobian { active: vec![false; n], p: vec![0.0; n], q: vec![0.0; n] },
         scratch: vec![0.0; n],
         scratch2: vec![0.0; n],
-        direct: DirectStep::default(),
+        direct: prob.dense.as_ref().filter(|_| settings.sub_solver == SubSolver::Direct).map(DirectStep::new),
         krylov: KrylovBuffers::default(),
         stats: NewtonStats::default(),
         fell_back: false,

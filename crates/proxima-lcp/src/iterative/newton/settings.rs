@@ -10,7 +10,9 @@ use crate::iterative::StoppingCriteria;
 pub enum SubSolver {
     /// Dense LU with partial pivoting: for min-map Newton on the reduced system (80)
     /// A_𝒜𝒜 Δx_𝒜 = A_𝒜ℱ H_ℱ − H_𝒜, for Fischer–Newton on J = D_p + D_q A. Assembles A once
-    /// (O(n²) storage). A numerically singular system falls back to GMRES for that step.
+    /// (O(n²) storage); a symmetric A whose reduced system is positive definite after row
+    /// scaling goes through Cholesky instead (half the flops). A numerically singular system
+    /// falls back to GMRES for that step.
     Direct,
     /// Restarted GMRES, matrix-free (products with A only), stopped by the forcing term.
     Gmres {
