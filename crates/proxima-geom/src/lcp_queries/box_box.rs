@@ -440,9 +440,6 @@ pub fn box_box_distance_f64_lcp(
     lcp_path(a, b, settings, None)
 }
 
-/// (Kept out of line: the fast path's callers inline [`solve_f64`], and this fallback runs on
-/// a few rows in a thousand.)
-#[inline(never)]
 fn lcp_path(
     a: &BoxN<f64, 3>,
     b: &BoxN<f64, 3>,
@@ -513,11 +510,7 @@ pub fn box_box_distance_f64(
 /// [`BoxN::validate`] repeats with nine dot products on every query, compared here with the
 /// same 1e-6. Finiteness and positive half extents are still checked (a world placement can
 /// overflow, an aligned box's half extent underflow), so the answer and the errors are those
-/// of the public entry. In line with [`solve_f64`] and [`fast::solve`] (one caller, the
-/// dispatcher's box–box kernel): the ~200-byte kernel output is then built where the
-/// dispatcher reads it instead of being copied out through three returns (two `memcpy` calls
-/// per query).
-#[inline]
+/// of the public entry.
 pub(crate) fn box_box_distance_f64_placed(
     a: &BoxN<f64, 3>,
     b: &BoxN<f64, 3>,
@@ -540,7 +533,6 @@ pub(crate) fn box_box_distance_f64_placed(
 }
 
 /// The fast solver, its answer kept when certified, else the LCP path (boxes checked).
-#[inline]
 fn solve_f64(
     a: &BoxN<f64, 3>,
     b: &BoxN<f64, 3>,
@@ -662,7 +654,6 @@ pub(crate) mod fast {
         Some(z)
     }
 
-    #[inline]
     pub(super) fn solve(
         a: &BoxN<f64, 3>,
         b: &BoxN<f64, 3>,

@@ -674,13 +674,13 @@ fn distance_ordered(
             {
                 return Ok(r);
             }
+            let r =
+                lcp::distance(a, pa, b, pb, settings)?.ok_or_else(|| unsupported("distance", a, b, alg))?;
             // Two cuboids: the box–box kernel's witnesses are t + Σ (ξⱼ − hⱼ)uⱼ with ξ in the
             // box, evaluated in f64 (or rounded from exact ones): on the shapes by
-            // construction (`verify::check_closed_form_distance`). (Set before the kernel runs,
-            // so that its `Result` is this function's, returned where it lies; the flag is read
-            // only with an `Ok` answer.)
+            // construction (`verify::check_closed_form_distance`).
             *constructed = matches!((a, b), (Shape::Cuboid(_), Shape::Cuboid(_)));
-            lcp::distance(a, pa, b, pb, settings, || unsupported("distance", a, b, alg))
+            Ok(r)
         }
         Route::Gjk => {
             // Box or triangle – cylinder by candidate features whose certificate closes, and

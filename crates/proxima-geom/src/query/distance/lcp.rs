@@ -186,18 +186,15 @@ fn certify_settings(s: &QuerySettings) -> CertifySettings {
     CertifySettings { gap_tolerance: s.gap_tolerance, exact_fallback: s.arithmetic == Arithmetic::Certified }
 }
 
-/// Distance through an LCP kernel; `missing()`'s error when the pair has none. The answer is
-/// returned as the caller's own `Result` (no `Option` layer to unwrap and wrap again: each
-/// by-value pass of the ~120-byte answer is a copy on every query).
+/// Distance through an LCP kernel; `Ok(None)` when the pair has none.
 pub(crate) fn distance(
     a: &Shape,
     pa: &Pose,
     b: &Shape,
     pb: &Pose,
     settings: &QuerySettings,
-    missing: impl FnOnce() -> GeomError,
-) -> Result<DistanceResult, GeomError> {
-    let Some(kernel) = kernel_for(a, b) else { return Err(missing()) };
+) -> Result<Option<DistanceResult>, GeomError> {
+    let Some(kernel) = kernel_for(a, b) else { return Ok(None) };
     let exact = settings.arithmetic == Arithmetic::Exact;
     let cs = certify_settings(settings);
     let none = || GeomError::Degenerate { what: "internal: shape does not match its kernel" };
@@ -353,7 +350,7 @@ pub(crate) fn distance(
         _ => None,
     };
     let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint };
-    Ok(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path))
+    Ok(Some(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path)))
 }
 
 /// Test-intersection kernels (pairs with no distance kernel); `Ok(None)` when none applies.
