@@ -14,6 +14,7 @@ use proxima_num::Field;
 
 mod cholesky_f64;
 mod lu_f64;
+mod simd_update;
 
 pub use cholesky_f64::cholesky_solve_f64;
 pub use lu_f64::lu_solve_f64;

@@ -29,6 +29,8 @@
 //! * Only entries on and below the diagonal are read; those above are left as they were.
 //! * Allocation-free.
 
+use super::simd_update::{GROUP, axpy, update_with};
+
 /// Solves `K x = b` in place for a symmetric positive definite k × k `k_matrix` stored
 /// **column by column** (`k_matrix[j * k + i]` is K_ij; only i ≥ j is read) — its lower
 /// triangle is overwritten by L — and `b` (length k, overwritten by x). Returns `false`
@@ -41,10 +43,6 @@ pub fn cholesky_solve_f64(k_matrix: &mut [f64], b: &mut [f64], tolerance: f64) -
     assert_eq!(k_matrix.len(), b.len() * b.len(), "cholesky_solve_f64: K must be k x k for b of length k");
     pulp::Arch::new().dispatch(Factorisation { k_matrix, b, tolerance })
 }
-
-/// Earlier columns applied to a column per pass (one load and one store per entry for up to
-/// four updates).
-const GROUP: usize = 4;
 
 /// The arguments of [`cholesky_solve_f64`], so that pulp compiles the solve once per
 /// instruction set.
@@ -112,41 +110,6 @@ impl pulp::WithSimd for Factorisation<'_> {
             head[j] = (head[j] - s) / column[0];
         }
         true
-    }
-}
-
-/// y ← y + f·x for slices of equal length.
-#[inline(always)]
-fn axpy<S: pulp::Simd>(simd: S, f: f64, x: &[f64], y: &mut [f64]) {
-    let (y_head, y_tail) = S::as_mut_simd_f64s(y);
-    let (x_head, x_tail) = S::as_simd_f64s(x);
-    let fs = simd.splat_f64s(f);
-    for (yv, xv) in y_head.iter_mut().zip(x_head) {
-        *yv = simd.add_f64s(*yv, simd.mul_f64s(fs, *xv));
-    }
-    for (yv, xv) in y_tail.iter_mut().zip(x_tail) {
-        *yv += f * xv;
-    }
-}
-
-/// t ← t + Σ_{i < M} f_i · x_i, vector by vector (x_i as long as t).
-#[inline(always)]
-fn update_with<S: pulp::Simd, const M: usize>(simd: S, t: &mut [f64], f: &[f64; GROUP], x: &[&[f64]; GROUP]) {
-    let fs: [S::f64s; M] = core::array::from_fn(|i| simd.splat_f64s(f[i]));
-    let heads: [&[S::f64s]; M] = core::array::from_fn(|i| S::as_simd_f64s(x[i]).0);
-    let tails: [&[f64]; M] = core::array::from_fn(|i| S::as_simd_f64s(x[i]).1);
-    let (t_head, t_tail) = S::as_mut_simd_f64s(t);
-    for (k, tv) in t_head.iter_mut().enumerate() {
-        let mut acc = *tv;
-        for i in 0..M {
-            acc = simd.add_f64s(acc, simd.mul_f64s(fs[i], heads[i][k]));
-        }
-        *tv = acc;
-    }
-    for (k, tv) in t_tail.iter_mut().enumerate() {
-        for i in 0..M {
-            *tv += f[i] * tails[i][k];
-        }
     }
 }
 

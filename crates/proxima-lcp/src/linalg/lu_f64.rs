@@ -41,6 +41,8 @@
 //! * Non-finite values elsewhere propagate into b; callers check the solution.
 //! * Allocation-free.
 
+use super::simd_update::{GROUP, axpy, update_with};
+
 /// Solves `A x = b` in place for an n × n `a` stored **column by column** (`a[j * n + i]` is
 /// A_ij; equivalently Aᵀ row by row) — destroyed — and `b` (length n, overwritten by x).
 /// Returns `false` (leaving garbage) when no pivot of some column exceeds `tolerance` in
@@ -56,7 +58,7 @@ pub fn lu_solve_f64(a: &mut [f64], b: &mut [f64], tolerance: f64) -> bool {
 
 /// Columns factored per panel: the columns right of it are then updated with this many
 /// multiplier columns in one pass (one load and one store per entry for up to four updates).
-const PANEL: usize = 4;
+const PANEL: usize = GROUP;
 
 /// The arguments of [`lu_solve_f64`], so that pulp compiles the solve once per instruction set.
 struct Elimination<'a> {
@@ -176,42 +178,6 @@ fn update_column<S: pulp::Simd>(simd: S, column: &mut [f64], panel: &[f64], n: u
         2 => update_with::<S, 2>(simd, target, &u, &l),
         3 => update_with::<S, 3>(simd, target, &u, &l),
         _ => update_with::<S, 4>(simd, target, &u, &l),
-    }
-}
-
-/// y ← y + f·x for slices of equal length (product rounded, then the sum: never fused).
-#[inline(always)]
-fn axpy<S: pulp::Simd>(simd: S, f: f64, x: &[f64], y: &mut [f64]) {
-    let (y_head, y_tail) = S::as_mut_simd_f64s(y);
-    let (x_head, x_tail) = S::as_simd_f64s(x);
-    let fs = simd.splat_f64s(f);
-    for (yv, xv) in y_head.iter_mut().zip(x_head) {
-        *yv = simd.add_f64s(*yv, simd.mul_f64s(fs, *xv));
-    }
-    for (yv, xv) in y_tail.iter_mut().zip(x_tail) {
-        *yv += f * xv;
-    }
-}
-
-/// t ← t + Σ_{i < M} f_i · x_i in order i, each product rounded before its sum, vector by
-/// vector.
-#[inline(always)]
-fn update_with<S: pulp::Simd, const M: usize>(simd: S, t: &mut [f64], f: &[f64; PANEL], x: &[&[f64]; PANEL]) {
-    let fs: [S::f64s; M] = core::array::from_fn(|i| simd.splat_f64s(f[i]));
-    let heads: [&[S::f64s]; M] = core::array::from_fn(|i| S::as_simd_f64s(x[i]).0);
-    let tails: [&[f64]; M] = core::array::from_fn(|i| S::as_simd_f64s(x[i]).1);
-    let (t_head, t_tail) = S::as_mut_simd_f64s(t);
-    for (k, tv) in t_head.iter_mut().enumerate() {
-        let mut acc = *tv;
-        for i in 0..M {
-            acc = simd.add_f64s(acc, simd.mul_f64s(fs[i], heads[i][k]));
-        }
-        *tv = acc;
-    }
-    for (k, tv) in t_tail.iter_mut().enumerate() {
-        for i in 0..M {
-            *tv += f[i] * tails[i][k];
-        }
     }
 }
 
