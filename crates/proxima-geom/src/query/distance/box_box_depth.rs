@@ -73,7 +73,10 @@
 //! signs of Rᵀn; for an edge × edge axis the closest points of the two support
 //! edges), then alternate projections onto A and onto B + depth·n (clamping in each box's
 //! frame). They are checked: each inside its box to the verification tolerance, and p_B −
-//! p_A = −depth·n to it; else `None`.
+//! p_A = −depth·n to it; else `None`. The start itself is tried first (on a face axis the
+//! support vertex and that vertex moved by depth·n): it passes the same check for most
+//! overlaps, and the projections run only when it does not. The witnesses only gate the
+//! answer (the bracket is proven without them), so which of the two passes does not move it.
 
 use nalgebra::{Point3, Vector3};
 
@@ -303,20 +306,28 @@ fn penetration_scanned(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, prune: bool) 
         return None;
     }
     let upper = upper.max(user + err + moved);
-    let (point_a, point_b) = witnesses(&ba, &bb, &edges, n, best)?;
     // Checked against the user's shapes: inside each, and p_b − p_a = −depth·n.
-    let coord = point_a.coords.amax().max(point_b.coords.amax());
-    let tol = tolerance(coord) + err;
-    let inside = |s: &Shape, pose: &Pose, p: &Point3<f64>| {
-        outside_by(s, pose, p).is_some_and(|x| x <= tol + frame_slack(pa, pb, p))
+    let checked = |point_a: &Point3<f64>, point_b: &Point3<f64>| {
+        let coord = point_a.coords.amax().max(point_b.coords.amax());
+        let tol = tolerance(coord) + err;
+        let inside = |s: &Shape, pose: &Pose, p: &Point3<f64>| {
+            outside_by(s, pose, p).is_some_and(|x| x <= tol + frame_slack(pa, pb, p))
+        };
+        let residual = (point_b - point_a + n * best.overlap).norm();
+        inside(a, pa, point_a) && inside(b, pb, point_b) && residual <= tol + frame_slack(pa, pb, point_a)
     };
-    let residual = (point_b - point_a + n * best.overlap).norm();
-    if !(inside(a, pa, &point_a)
-        && inside(b, pb, &point_b)
-        && residual <= tol + frame_slack(pa, pb, &point_a))
-    {
-        return None;
-    }
+    // The support features' points first (most overlaps), the alternating projections when
+    // those do not pass (module docs, "Witnesses").
+    let start = witness_start(&ba, &bb, &edges, n, best);
+    let (point_a, point_b) = if checked(&start.0, &start.1) {
+        start
+    } else {
+        let (point_a, point_b) = witnesses(&ba, &bb, &edges, n, best)?;
+        if !checked(&point_a, &point_b) {
+            return None;
+        }
+        (point_a, point_b)
+    };
     Some(BoxPenetration { lower, upper, normal: n, point_a, point_b })
 }
 
@@ -477,15 +488,37 @@ pub(crate) fn signed_box_box(
     })
 }
 
-/// The deepest points along the best axis (module docs, "Witnesses").
-fn witnesses(
+/// The first witness candidates along the best axis: on a face axis, the other box's support
+/// vertex and that vertex moved by the depth along the axis; on an edge × edge axis, the
+/// closest points of the support edges (the start of [`witnesses`], without its projections).
+fn witness_start(
     ba: &PosedBox,
     bb: &PosedBox,
     edges: &[Vector3<f64>; 6],
     n: Vector3<f64>,
     best: Best,
-) -> Option<(Point3<f64>, Point3<f64>)> {
-    let depth = best.overlap;
+) -> (Point3<f64>, Point3<f64>) {
+    let (pa, pb) = support_features(ba, bb, edges, n, best);
+    let shift = n * best.overlap;
+    match best.pair {
+        (i, j) if i < 3 && j >= 3 => (pa, pb),
+        // A face of B: A's vertex.
+        (i, _) if i >= 3 => (pa, pa - shift),
+        // A face of A: B's vertex.
+        _ => (pb + shift, pb),
+    }
+}
+
+/// The support points of A along n and of B along −n (the signs of the local directions),
+/// for an edge × edge axis moved to the closest points of the two support edges' lines,
+/// clamped to the edges (world frame).
+fn support_features(
+    ba: &PosedBox,
+    bb: &PosedBox,
+    edges: &[Vector3<f64>; 6],
+    n: Vector3<f64>,
+    best: Best,
+) -> (Point3<f64>, Point3<f64>) {
     let (wa, wb) = (ba.pose.rotation().tr_mul(&n), bb.pose.rotation().tr_mul(&-n));
     let mut la = local_support_point(ba, &wa);
     let mut lb = local_support_point(bb, &wb);
@@ -505,8 +538,20 @@ fn witnesses(
             lb[l] = (lb[l] + t).clamp(bb.lo[l], bb.hi[l]);
         }
     }
-    let mut pa = ba.pose.transform_point(&Point3::from(la));
-    let mut pb = bb.pose.transform_point(&Point3::from(lb));
+    (ba.pose.transform_point(&Point3::from(la)), bb.pose.transform_point(&Point3::from(lb)))
+}
+
+/// The deepest points along the best axis (module docs, "Witnesses").
+fn witnesses(
+    ba: &PosedBox,
+    bb: &PosedBox,
+    edges: &[Vector3<f64>; 6],
+    n: Vector3<f64>,
+    best: Best,
+) -> Option<(Point3<f64>, Point3<f64>)> {
+    let depth = best.overlap;
+    let (mut pa, mut pb) = support_features(ba, bb, edges, n, best);
+    let (i, _) = best.pair;
     // Alternating projections onto A and onto B + depth·n (they touch), starting from the
     // box whose support feature is a vertex: on a face axis of B that is A's point, moved
     // onto B's face in one step (and the other way round on a face axis of A).
