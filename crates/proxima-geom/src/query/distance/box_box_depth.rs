@@ -350,8 +350,7 @@ fn candidates_near_best(
     ortho: f64,
     scale: f64,
 ) -> u16 {
-    // (NaN compares false: the full scan.)
-    if !(ortho <= crate::pose::ROTATION_TOLERANCE) {
+    if ortho.is_nan() || ortho > crate::pose::ROTATION_TOLERANCE {
         return ALL_CANDIDATES;
     }
     let orientation = |u: &[f64; 3], v: &[f64; 3], w: &[f64; 3]| {
@@ -394,8 +393,8 @@ fn candidates_near_best(
     let threshold = smallest + (1e4 * ortho + 1e-10) * scale;
     let mut near = 0u16;
     for (p, e) in estimate.into_iter().enumerate() {
-        // (NaN compares false: evaluated.)
-        if !(e > threshold) {
+        // A NaN estimate or threshold: evaluated.
+        if e <= threshold || e.is_nan() || threshold.is_nan() {
             near |= 1 << p;
         }
     }
