@@ -88,7 +88,10 @@ impl Simplex {
         self.v[..self.len].iter().any(|x| x.w == *w)
     }
 
-    /// Witness points Σλᵢaᵢ, Σλᵢbᵢ.
+    /// Witness points Σλᵢaᵢ, Σλᵢbᵢ. Always inlined: as a call its two points came back
+    /// through memory, written as (x, y) and z and read back across those stores by the
+    /// caller's copy (a store-forwarding stall per query).
+    #[inline(always)]
     pub fn witnesses(&self) -> (Point3<f64>, Point3<f64>) {
         let mut pa = Vector3::zeros();
         let mut pb = Vector3::zeros();
