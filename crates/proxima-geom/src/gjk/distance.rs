@@ -168,7 +168,7 @@ pub(crate) fn run_into<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     // (Coordinates tested one by one: an iterator over `d0` took its address, which kept a
     // copy of it in memory, re-read across the copy's stores.)
     let mut d0 = start.direction;
-    if !super::gt(d0.norm_squared(), 0.0) || !(d0.x.is_finite() && d0.y.is_finite() && d0.z.is_finite()) {
+    if !(super::gt(d0.norm_squared(), 0.0) && d0.x.is_finite() && d0.y.is_finite() && d0.z.is_finite()) {
         d0 = Vector3::x();
     }
     out.simplex.len = 0;
