@@ -165,8 +165,10 @@ pub(crate) fn run_into<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     mode: Mode,
     out: &mut Run,
 ) {
+    // (Coordinates tested one by one: an iterator over `d0` took its address, which kept a
+    // copy of it in memory, re-read across the copy's stores.)
     let mut d0 = start.direction;
-    if !super::gt(d0.norm_squared(), 0.0) || !d0.iter().all(|x| x.is_finite()) {
+    if !(super::gt(d0.norm_squared(), 0.0) && d0.x.is_finite() && d0.y.is_finite() && d0.z.is_finite()) {
         d0 = Vector3::x();
     }
     out.simplex.len = 0;
@@ -177,20 +179,25 @@ pub(crate) fn run_into<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let warm_size = if start.pairs.len() > 0 { start.pairs.seed(diff, simplex) } else { 0.0 };
     let dir_warm_len = if simplex.len > 0 { 0 } else { start.simplex_len.min(4) };
     let mut start_bound = StartBound { lower: f64::NEG_INFINITY, lower_dir: d0 };
+    // The first point pushed here, which is the simplex's first (it starts empty when these
+    // re-evaluations run): kept in registers, where reading it back from the simplex waited
+    // on the push's stores (a store-forwarding stall on every cold run).
+    let mut pushed_first = None;
     // Warm start: the previous final simplex's directions, re-evaluated at these poses.
     for k in 0..dir_warm_len {
         // Start each re-evaluation where that vertex was found last time.
         let (ha, hb) = start.simplex_hints[k];
         let hints = (ha != COLD_HINT && hb != COLD_HINT).then_some((ha, hb));
-        add_start_support(diff, simplex, &mut start_bound, &start.simplex_dirs[k], hints);
+        let w = add_start_support(diff, simplex, &mut start_bound, &start.simplex_dirs[k], hints);
+        pushed_first = pushed_first.or(w);
     }
     if simplex.len == 0 {
-        add_start_support(diff, simplex, &mut start_bound, &d0, None);
+        pushed_first = add_start_support(diff, simplex, &mut start_bound, &d0, None);
     }
     let StartBound { mut lower, mut lower_dir } = start_bound;
     // No support point with finite coordinates: nothing below is meaningful.
     let empty = simplex.len == 0;
-    let first = simplex.v[0].w;
+    let first = pushed_first.unwrap_or(simplex.v[0].w);
     simplex.lambda[0] = 1.0;
     let mut v = if simplex.len > 1 { simplex.project_origin() } else { first };
     let mut upper = v.norm();
@@ -328,11 +335,11 @@ struct StartBound {
 }
 
 /// Adds the support point along `d` (re-read from `hints` when given) to a run's starting
-/// simplex, unless it is there already, and raises the start's lower bound d·w/|d|. A
-/// direction whose |d|² overflows is taken at a smaller size (see the body); a zero or
-/// non-finite one adds nothing. Always inlined, and a function rather than a closure over
-/// the run's state: as an out-of-line closure it kept the bound and the difference in
-/// memory for the whole loop (their addresses were taken).
+/// simplex, unless it is there already, and raises the start's lower bound d·w/|d|; returns
+/// the point w when it was added. A direction whose |d|² overflows is taken at a smaller size
+/// (see the body); a zero or non-finite one adds nothing. Always inlined, and a function
+/// rather than a closure over the run's state: as an out-of-line closure it kept the bound
+/// and the difference in memory for the whole loop (their addresses were taken).
 #[inline(always)]
 fn add_start_support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     diff: &mut Difference<'_, A, B>,
@@ -340,21 +347,23 @@ fn add_start_support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     bound: &mut StartBound,
     d: &Vector3<f64>,
     hints: Option<(u32, u32)>,
-) {
+) -> Option<Vector3<f64>> {
     let mut dn = d.norm();
-    let rescaled;
+    // (The direction taken by value: a reference chosen between `d` and a rescaled copy kept
+    // both in memory, and the run's start direction was re-read across its copy's stores.)
     let d = if dn == f64::INFINITY && d.amax().is_finite() {
         // |d|² overflowed (a start direction beyond ~1e154, e.g. towards a shape that far
         // away): the same direction at a size whose norm is finite. Skipping it would
         // leave the simplex empty.
-        rescaled = d / d.amax();
+        let rescaled = d / d.amax();
         dn = rescaled.norm();
-        &rescaled
+        rescaled
     } else {
-        d
+        *d
     };
+    let d = &d;
     if !super::gt(dn, 0.0) || !dn.is_finite() {
-        return;
+        return None;
     }
     if let Some((ha, hb)) = hints {
         diff.hint_a = warm_hint(ha);
@@ -366,9 +375,11 @@ fn add_start_support<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         bound.lower = lk;
         bound.lower_dir = *d;
     }
-    if !simplex.contains(&x.w) {
-        simplex.push(x);
+    if simplex.contains(&x.w) {
+        return None;
     }
+    simplex.push(x);
+    Some(x.w)
 }
 
 /// The start of a run: the cache's direction and simplex, else a cold start from B's origin

@@ -88,7 +88,10 @@ impl Simplex {
         self.v[..self.len].iter().any(|x| x.w == *w)
     }
 
-    /// Witness points Σλᵢaᵢ, Σλᵢbᵢ.
+    /// Witness points Σλᵢaᵢ, Σλᵢbᵢ. Always inlined: as a call its two points came back
+    /// through memory, written as (x, y) and z and read back across those stores by the
+    /// caller's copy (a store-forwarding stall per query).
+    #[inline(always)]
     pub fn witnesses(&self) -> (Point3<f64>, Point3<f64>) {
         let mut pa = Vector3::zeros();
         let mut pb = Vector3::zeros();
@@ -296,16 +299,22 @@ fn closest_face(p: &[Vector3<f64>; 4], robust: bool, best: &mut Option<FaceProje
 }
 
 /// A planned projection of the origin onto the simplex (see [`Simplex::plan`]).
+///
+/// Laid out with `v` first, on a 16-byte boundary: the plan is built in memory (its regions
+/// are branches), and `v` is written as (x, y) and z; at an offset of 8 mod 16 the loop's
+/// read of (y, z) for |v| and the next direction spanned those two stores, which the
+/// processor cannot forward (the read waits for both to retire).
 #[derive(Debug, Clone, Copy)]
+#[repr(C, align(16))]
 pub(crate) struct Projection {
+    /// The closest point Σ λₖ w_idx[k].
+    pub v: Vector3<f64>,
+    /// Number of kept vertices (4: the origin is inside the tetrahedron, v = 0).
+    pub len: usize,
     /// Kept vertex indices, increasing; the first `len` are used.
     idx: [usize; 4],
     /// Their weights.
     lambda: [f64; 4],
-    /// Number of kept vertices (4: the origin is inside the tetrahedron, v = 0).
-    pub len: usize,
-    /// The closest point Σ λₖ w_idx[k].
-    pub v: Vector3<f64>,
 }
 
 enum SegmentRegion {
@@ -315,6 +324,8 @@ enum SegmentRegion {
 }
 
 /// Closest point of [a, b] to the origin: region and parameter t (point a + t(b − a)).
+/// Always inlined: the GJK loop's segment step called it out of line on nearly every query.
+#[inline(always)]
 fn segment_region(a: &Vector3<f64>, b: &Vector3<f64>) -> (SegmentRegion, f64) {
     let ab = b - a;
     let t = -a.dot(&ab);

@@ -149,7 +149,11 @@ impl<'s> PreparedPair<'s> {
     /// is not proven).
     pub fn signed_distance(&self, pose_a: &Pose, pose_b: &Pose) -> Result<SignedDistance, GeomError> {
         let (swap, route) = self.order(pose_a, pose_b);
-        let r = dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.unsigned, swap, route)?;
-        signed_from_unsigned(self.a, pose_a, self.b, pose_b, &self.settings, r, None)
+        // (A match rather than `?`: the answer is handed on from where it lies, without the
+        // extra copy `?` made through its control-flow value.)
+        match dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.unsigned, swap, route) {
+            Ok(r) => signed_from_unsigned(self.a, pose_a, self.b, pose_b, &self.settings, r, None),
+            Err(e) => Err(e),
+        }
     }
 }

@@ -579,7 +579,13 @@ pub(crate) fn settle(mut r: DistanceResult, settings: &QuerySettings) -> Distanc
 /// [`settle`] in place (no copy of the answer).
 #[inline(always)]
 pub(crate) fn settle_in_place(r: &mut DistanceResult, settings: &QuerySettings) {
-    r.certificate.lower = r.certificate.lower.min(r.certificate.upper);
+    // Written only when it changes (rarely: lower above upper by round-off): the answer is
+    // copied right after, and an 8-byte store into the bracket made that copy's 16-byte read
+    // of it wait (a store-forwarding stall on every query).
+    let lower = r.certificate.lower.min(r.certificate.upper);
+    if lower.to_bits() != r.certificate.lower.to_bits() {
+        r.certificate.lower = lower;
+    }
     if let Proximity::Separated { distance, point_a, point_b, .. } = r.proximity
         && distance <= settings.touching_tolerance
     {

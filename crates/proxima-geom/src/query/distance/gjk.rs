@@ -104,8 +104,10 @@ fn gjk_answer(
         return Err(unbounded(a, b));
     }
     let warm = cache.as_ref().is_some_and(|(c, _)| c.is_warm());
-    let ((ca, ra), (cb, rb)) =
-        if warm { (core_of(a), core_of(b)) } else { (cold_core_of(a), cold_core_of(b)) };
+    // (One shape at a time: the pair of (core, radius) tuples chosen as a whole went through
+    // memory, written field by field and copied by 16 bytes across those stores.)
+    let (ca, ra) = if warm { core_of(a) } else { cold_core_of(a) };
+    let (cb, rb) = if warm { core_of(b) } else { cold_core_of(b) };
     let frame = RelativeFrame::new(pa, pb);
     let (mut init, hints, depth_normal);
     if warm {
