@@ -46,7 +46,7 @@
 
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
-use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish};
+use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish, finish_at};
 use crate::error::GeomError;
 use crate::pose::Pose;
 use crate::shape::Ellipsoid;
@@ -308,7 +308,7 @@ pub(crate) fn run_traced(
                 if ts < 1.0 - NEAR_TOUCH {
                     let status =
                         if converged { EllipsoidStatus::Converged } else { EllipsoidStatus::MaxIterations };
-                    return finish(a, b, xa, xb, None, iterations, status);
+                    return finish_at(a, b, xa, xb, None, iterations, status, clen);
                 }
                 // Nearly touching: let the dual decide (it proves separation if there is any).
                 e = eval(a, b, &c, &direction);
@@ -325,17 +325,31 @@ pub(crate) fn run_traced(
             let (xa, xb) = witnesses(&e);
             t.push([xa.x, xa.y, xa.z, xb.x, xb.y, xb.z]);
         }
-        let gap = e.w.norm() - e.g;
-        // The next step predicted from the last two (quadratic convergence), see the docs.
-        let predicted =
-            PREDICTION_SAFETY * (last_step / (prev_step * prev_step)).max(1.0) * last_step * last_step;
-        if gap <= target && (last_step <= SMALL_STEP || predicted <= SMALL_STEP) {
+        // The duality gap at `e` (kept apart: the stagnation test below asks for it after `e`
+        // may have been replaced).
+        let (w, g) = (e.w, e.g);
+        let gap = || w.norm() - g;
+        // Whether the direction has settled: the last step, or the next one predicted from
+        // the last two (quadratic convergence), is below SMALL_STEP, see the docs. The
+        // prediction fl(fl(fl(4M)·t)·t), M = max(t/t_prev², 1) ≥ 1, is at least fl(fl(4t)·t)
+        // (rounding is monotone, 4M is exact), so a step with fl(fl(4t)·t) > SMALL_STEP cannot
+        // be predicted settled: the prediction's division, like the gap's root, is only paid
+        // near the end (both are divider work on every iteration otherwise). NaN steps fail
+        // both tests, as before.
+        let settled = last_step <= SMALL_STEP
+            || (PREDICTION_SAFETY * last_step * last_step <= SMALL_STEP
+                && PREDICTION_SAFETY
+                    * (last_step / (prev_step * prev_step)).max(1.0)
+                    * last_step
+                    * last_step
+                    <= SMALL_STEP);
+        if settled && gap() <= target {
             let (xa, xb) = witnesses(&e);
-            return finish(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::Converged);
+            return finish_at(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::Converged, clen);
         }
         if iterations >= max_iterations {
             let (xa, xb) = witnesses(&e);
-            return finish(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::MaxIterations);
+            return finish_at(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::MaxIterations, clen);
         }
         iterations += 1;
         // An orthogonal tangent basis of equal lengths s (unnormalized: no root on the
@@ -372,9 +386,10 @@ pub(crate) fn run_traced(
             d *= 0.5;
         }
         if !accepted || last_step == 0.0 {
-            let status = if gap <= target { EllipsoidStatus::Converged } else { EllipsoidStatus::Stagnated };
+            let status =
+                if gap() <= target { EllipsoidStatus::Converged } else { EllipsoidStatus::Stagnated };
             let (xa, xb) = witnesses(&e);
-            return finish(a, b, xa, xb, Some(n), iterations, status);
+            return finish_at(a, b, xa, xb, Some(n), iterations, status, clen);
         }
     }
 }

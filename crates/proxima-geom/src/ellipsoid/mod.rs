@@ -293,9 +293,26 @@ pub(crate) fn finish(
     iterations: usize,
     status: EllipsoidStatus,
 ) -> EllipsoidDistance {
-    let certificate = certify(a, b, &xa, &xb, n.as_ref());
+    finish_at(a, b, xa, xb, n, iterations, status, (b.center - a.center).norm())
+}
+
+/// [`finish`] with the centres' distance |c_b − c_a| (computed as there) given by a caller
+/// that has it already.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish_at(
+    a: &Placed,
+    b: &Placed,
+    xa: Vector3<f64>,
+    xb: Vector3<f64>,
+    n: Option<Vector3<f64>>,
+    iterations: usize,
+    status: EllipsoidStatus,
+    centre_distance: f64,
+) -> EllipsoidDistance {
+    let certificate = oracle::certify_at(a, b, &xa, &xb, n.as_ref(), centre_distance);
     let diff = xb - xa;
-    let distance = diff.norm();
+    // |x_b − x_a| as `certify` computed it for the upper end (the same operations).
+    let distance = certificate.upper;
     let proximity = if certificate.lower > 0.0 {
         Proximity::Separated {
             distance,

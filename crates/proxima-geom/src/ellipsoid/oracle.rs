@@ -40,6 +40,20 @@ pub(crate) fn certify(
     xb: &Vector3<f64>,
     n: Option<&Vector3<f64>>,
 ) -> Certificate {
+    certify_at(a, b, xa, xb, n, (b.center - a.center).norm())
+}
+
+/// [`certify`] with the centres' distance |c_b − c_a| (computed as there) given by a caller
+/// that has it already.
+#[inline(always)]
+pub(crate) fn certify_at(
+    a: &Placed,
+    b: &Placed,
+    xa: &Vector3<f64>,
+    xb: &Vector3<f64>,
+    n: Option<&Vector3<f64>>,
+    centre_distance: f64,
+) -> Certificate {
     let diff = xb - xa;
     let upper = diff.norm();
     let mut lower: f64 = 0.0;
@@ -49,7 +63,7 @@ pub(crate) fn certify(
     // length 1 ± 2ε (normalized or divided by its computed length) add 4ε × (|c| + both
     // largest semi-axes): 8ε × (|c| + ρ_a + ρ_b) covers the sum with room (γ₃ ≈ 3u), and is
     // taken off each bound so that it stays below the exact g of its unit direction.
-    let round_off = 8.0 * f64::EPSILON * ((b.center - a.center).norm() + a.max_radius() + b.max_radius());
+    let round_off = 8.0 * f64::EPSILON * (centre_distance + a.max_radius() + b.max_radius());
     if let Some(m) = n.and_then(|m| m.try_normalize(0.0)) {
         lower = lower.max(dual_value(a, b, &m) - round_off);
     }

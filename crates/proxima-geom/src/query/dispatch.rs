@@ -565,7 +565,8 @@ fn distance_rounded_linear(
 /// was swapped into canonical order. `constructed` is set when the answer's witnesses are on
 /// the shapes by construction (the closed forms of [`Route::Balls`], [`Route::RoundedLinear`],
 /// [`Route::BallBox`] and [`Route::BallCylinder`], the piece– and triangle–triangle ones of
-/// [`Route::ApartClosedForm`], and the box–box kernel's on two cuboids under [`Route::Lcp`];
+/// [`Route::ApartClosedForm`], the box–box kernel's on two cuboids under [`Route::Lcp`], and
+/// the dual Newton's on two ellipsoids under [`Route::Ellipsoid`];
 /// see `verify::check_closed_form_distance`).
 fn distance_ordered(
     a: &Shape,
@@ -715,7 +716,12 @@ fn distance_ordered(
             }
             gjk::distance(a, pa, b, pb, settings, cache)
         }
-        Route::Ellipsoid => ellipsoid::distance(a, pa, b, pb, settings),
+        Route::Ellipsoid => {
+            // Two ellipsoids: the dual Newton's witnesses, support points S m / √(mᵀS m) of
+            // the user's ellipsoids up to a rounding that `verify::reach_within` bounds.
+            *constructed = matches!((a, b), (Shape::Ellipsoid(_), Shape::Ellipsoid(_)));
+            ellipsoid::distance(a, pa, b, pb, settings)
+        }
         Route::Dqp3 => dqp3::distance(a, pa, b, pb, settings),
     }
 }

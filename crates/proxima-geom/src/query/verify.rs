@@ -375,7 +375,8 @@ pub(crate) fn check_distance(
 /// [`check_distance`] for an answer whose separated witnesses are `constructed` on their
 /// shapes: by the closed forms of points, segments, lines, spheres and capsules with each
 /// other, of a point or sphere with a box or a cylinder, and of those pieces or a triangle
-/// with a triangle (`dispatch.rs`). Each such witness is a point of a world-frame core — a
+/// with a triangle (`dispatch.rs`); and the dual Newton's on two ellipsoids, support points of
+/// the user's ellipsoids up to a rounding bounded in [`dual_witness_within`]. Each other such witness is a point of a world-frame core — a
 /// pose's translation t, R·x + t for a point x of the local segment, box or cylinder (a box
 /// witness is the centre clamped to the box in the box's frame, a cylinder's the centre's
 /// radial part scaled to length r (to 2 ulps of r) when beyond it and its height clamped),
@@ -439,10 +440,50 @@ fn reach_within(shape: &Shape, pose: &Pose, limit: f64) -> bool {
             let [u, v, w] = x.vertices();
             l1(&u.coords).max(l1(&v.coords)).max(l1(&w.coords))
         }
+        // (Only the dual Newton's witnesses come `constructed` on an ellipsoid.)
+        Shape::Ellipsoid(x) => return dual_witness_within(&x.radii(), pose, limit * (1.0 / FAR)),
         _ => return false,
     };
     let reach = local * (1.0 + 3.0 * pose.orthonormality_error()) + l1(pose.translation());
     reach <= limit
+}
+
+/// Whether a witness of the ellipsoid–ellipsoid dual Newton (`ellipsoid/dual_newton.rs`) on
+/// the ellipsoid of `radii` placed by `pose` is within τ/2 of it, τ = τ(`scale`) with `scale`
+/// = max(1, c), c the witnesses' largest coordinate (see [`check_closed_form_distance`]).
+///
+/// Such a witness is x = c + u, u = S m · (√q / q) (or S m / √q), q = mᵀS m, for the
+/// pose's rotation R and centre c, S = R D² Rᵀ computed from R and D = diag(radii), and some
+/// m ≠ 0 (the last evaluated direction; B's is c − u). In exact arithmetic, whatever R
+/// (orthonormal or not), S m / √(mᵀS m) = R D v/|v| with v = D Rᵀ m: a point of the ellipsoid
+/// {c + R D w : |w| ≤ 1} as the user placed it, so only the rounding counts. With d the
+/// largest radius, δ the smallest, κ = d/δ and ε the machine epsilon (e ≤ 1e-3 the
+/// rotation's orthonormality error, absorbed in the constants): S's entries are off by
+/// ≤ 5u Σₖ|R_ik||R_jk|d_k² ≤ 2.5ε·d²(1 + 3e) (‖·‖_F ≤ 7.5ε d²(1 + 3e)), S m by ≤ 11ε d²|m| in
+/// all, q by ≤ 13ε d²|m|² against q ≥ δ²|m|²(1 − 3e) (relative ≤ 13.1ε κ² ≤ 3e-9 for
+/// κ² ≤ 2²⁰), the reciprocal √q / q by ≤ 6.6ε κ² + 1.5ε relative, so u is off by ≤
+/// ε d (11.1κ + 6.7κ² + 2.2) ≤ 20ε κ² d and x by ≤ ε(21κ² d + 0.5|c|) ≤ ε(22κ² d + 0.9 c̄)
+/// (|c| ≤ √3 c̄ + 1.01 d, c̄ = max(1, c) = `scale`): at most 705 ulps of `scale` when
+/// κ² d ≤ 32·`scale`, under half of τ's 4096. The range tests keep every quantity normal: q ≥
+/// δ²|m|²/2 with δ ≥ 1e-40 and |m| ≥ 1 (a Newton iterate n + t, t ⊥ n) or |m| = |c_b − c_a|,
+/// which exceeds 1e-40 whenever the answer is separated (each ellipsoid holds the ball of
+/// radius δ about its centre, so the other centre is farther than that), and q ≤ 1e281 with
+/// d ≤ 1e40 and |c| ≤ 1e100 (rounding below the normal range would be absolute, ≤ 1e-300 ×
+/// 1/(δ|m|), far under τ). The scaled-contact points that `finish` may report (c + t·u with
+/// t ≤ 1, or their midpoint when both quadratic forms pass) are not separated answers: their
+/// certificate has lower = 0 (the shapes meet up to the round-off `certify` allows), so they
+/// are tested as common points.
+#[inline(always)]
+fn dual_witness_within(radii: &Vector3<f64>, pose: &Pose, scale: f64) -> bool {
+    let t = pose.translation();
+    let (d, delta) = (radii.max(), radii.min());
+    let (d2, delta2) = (d * d, delta * delta);
+    delta >= 1e-40
+        && d <= 1e40
+        && d2 <= 1_048_576.0 * delta2
+        && d2 * d <= 32.0 * scale * delta2
+        && pose.orthonormality_error() <= 1e-3
+        && t.x.abs() + t.y.abs() + t.z.abs() <= 1e100
 }
 
 /// Whether GJK's witnesses on this shape are convex combinations of its vertices as placed (a
@@ -779,6 +820,52 @@ mod tests {
         }
         assert!(checked > 5_000, "closed-form answers checked: {checked}");
         assert!(skipped > 1_000, "answers whose containment the closed-form check skips: {skipped}");
+    }
+
+    /// The dual Newton's witnesses on two ellipsoids, whose containment test is skipped where
+    /// `dual_witness_within` says so, are within τ/2 of their ellipsoids there: for round,
+    /// flat and needle ellipsoids (κ up to 1000) at unit scale, at 1e6 and with rotations off
+    /// orthonormal by up to ~1e-7, each such witness x gives w = D⁻¹R⁻¹(x − c) (R inverted,
+    /// not transposed) with |R D w| |1 − 1/|w|| — its distance to the point c + R D w/|w| of
+    /// the ellipsoid as placed — at most τ/2, and every separated answer passes the full
+    /// `check_distance`.
+    #[test]
+    fn dual_newton_witnesses_are_within_half_tau_where_the_test_is_skipped() {
+        use super::{check_distance, dual_witness_within, max_abs};
+        use crate::query::{Proximity, QueryPath, QuerySettings, distance};
+        use crate::shape::Ellipsoid;
+        let radii = [[0.5, 0.4, 0.3], [0.4, 0.8, 1.2], [0.05, 1.0, 0.6], [1e-3, 1e-3, 1.0], [2.0, 2.0, 2.0]];
+        let shapes = radii.map(|r| Shape::Ellipsoid(Ellipsoid::new(r).unwrap()));
+        let mut rnd = xorshift(0x51_7cc1_b727_220a);
+        let (mut checked, mut skipped, mut tested) = (0, 0, 0);
+        for round in 0..300 {
+            let (pa, pb) = pose_pair(&mut rnd, round, 3.0);
+            for a in &shapes {
+                for b in &shapes {
+                    let r = distance(a, &pa, b, &pb, &QuerySettings::default()).unwrap();
+                    let Proximity::Separated { point_a, point_b, .. } = r.proximity else { continue };
+                    assert!(matches!(r.path, QueryPath::Ellipsoid { .. }), "{r:?}");
+                    assert!(check_distance((a, &pa, b, &pb), &r).is_ok(), "{a:?} {b:?} {pa:?} {pb:?}: {r:?}");
+                    checked += 1;
+                    let scale = max_abs(&point_a.coords).max(max_abs(&point_b.coords)).max(1.0);
+                    for (shape, pose, x) in [(a, &pa, point_a), (b, &pb, point_b)] {
+                        let Shape::Ellipsoid(e) = shape else { unreachable!() };
+                        if !dual_witness_within(&e.radii(), pose, scale) {
+                            tested += 1;
+                            continue;
+                        }
+                        skipped += 1;
+                        let inverse = pose.rotation().try_inverse().unwrap();
+                        let w = (inverse * (x.coords - pose.translation())).component_div(&e.radii());
+                        let off = (pose.rotation() * w.component_mul(&e.radii())).norm()
+                            * (1.0 - 1.0 / w.norm()).abs();
+                        assert!(off <= 0.5 * tolerance(scale), "{e:?} {pose:?} {x}: {off:e} off");
+                    }
+                }
+            }
+        }
+        assert!(checked > 4_000, "separated ellipsoid answers checked: {checked}");
+        assert!(skipped > 4_000 && tested > 200, "witnesses skipped {skipped}, tested {tested}");
     }
 
     /// The containment test skipped for GJK's witnesses on triangles and boxes

@@ -24,7 +24,7 @@ use crate::ellipsoid::{
 use crate::error::GeomError;
 use crate::pose::Pose;
 use crate::query::dispatch::{as_ball, as_box, as_rounded_linear};
-use crate::query::{Algorithm, DistanceResult, QueryPath, QuerySettings};
+use crate::query::{Algorithm, DistanceResult, Proximity, QueryPath, QuerySettings};
 use crate::shape::Shape;
 
 /// Whether the pair (in canonical order, either order accepted) has an ellipsoid solver.
@@ -86,7 +86,21 @@ pub(crate) fn distance(
             // `distance_ellipsoid_ellipsoid` with the default settings (valid by construction,
             // the dual Newton method) without re-checking them on every query.
             let (ea, eb) = (Placed::new(x, pa), Placed::new(y, pb));
-            from(dual_newton::run(&ea, &eb, es.tolerance, es.max_iterations, None), false)
+            let r = dual_newton::run(&ea, &eb, es.tolerance, es.max_iterations, None);
+            let (Proximity::Separated { point_a, point_b, .. }, upper) = (r.proximity, r.certificate.upper)
+            else {
+                return from(r, false);
+            };
+            // Apart: the witness distance is the certificate's upper end, |x_b − x_a| by the
+            // operations `finish` would repeat, and the direction the same quotient it would
+            // take (`finish_along_witness` without the root again); the solver's lower bound
+            // stands for the separation (as the hint it would be, same value).
+            let along =
+                Some(Along { n: (point_b - point_a) / upper, len: upper, core_sep: r.certificate.lower });
+            let core = Core { qa: point_a, qb: point_b, core_depth: None, lower_hint: None };
+            let path = QueryPath::Ellipsoid { iterations: u32::try_from(r.iterations).unwrap_or(u32::MAX) };
+            let radii = Radii { a: 0.0, b: 0.0 };
+            Ok(finish_along_witness(core, radii, shapes, settings, Algorithm::Ellipsoid, path, along))
         }
         (S::Ellipsoid(e), S::ConvexPolytope(p)) => {
             from(distance_polytope_ellipsoid(p, pb, e, pa, &es)?, true)
