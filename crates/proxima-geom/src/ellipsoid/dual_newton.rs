@@ -46,6 +46,7 @@
 
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
+use super::packed::{roots_and_reciprocals, sqrt_pair};
 use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish, finish_at};
 use crate::error::GeomError;
 use crate::pose::Pose;
@@ -123,22 +124,6 @@ fn offset(sn: Vector3<f64>, r: f64) -> (Vector3<f64>, f64) {
 fn offset_of_square(sn: Vector3<f64>, q: f64, r: f64, inv_q: f64) -> (Vector3<f64>, f64) {
     let inv = r * inv_q;
     if q > 0.0 && inv.is_finite() { (sn * inv, inv) } else { offset(sn, r) }
-}
-
-/// (√x, √y, 1/x, 1/y) with the two roots in one packed instruction and the two reciprocals
-/// in another where the target has them (SSE2 on x86-64, through `pulp`'s safe token; the
-/// token check is a cached flag). IEEE 754 square root and division are correctly rounded
-/// lane by lane, so each lane equals the scalar operation bit for bit.
-#[inline(always)]
-fn roots_and_reciprocals(x: f64, y: f64) -> (f64, f64, f64, f64) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(simd) = pulp::x86::V1::try_new() {
-        let v = pulp::f64x2(x, y);
-        let roots = simd.sqrt_f64x2(v);
-        let recips = simd.div_f64x2(simd.splat_f64x2(1.0), v);
-        return (roots.0, roots.1, recips.0, recips.1);
-    }
-    (x.sqrt(), y.sqrt(), 1.0 / x, 1.0 / y)
 }
 
 /// The dual at the unit direction of a nonzero m, evaluated at m itself: r(m) = |m| r(n) and
@@ -447,7 +432,10 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
     let c2 = c.norm_squared();
     let base = c / c2;
     let (e1, e2) = tangent_basis(&(c / c2.sqrt()));
-    let phi = |n: &Vector3<f64>| a.support_radius(n) + b.support_radius(n);
+    let phi = |n: &Vector3<f64>| {
+        let (ra, rb) = sqrt_pair(a.support_radius_squared(n), b.support_radius_squared(n));
+        ra + rb
+    };
     let mut u = Vector2::zeros();
     let mut n = base;
     let mut iterations = 0;
@@ -456,8 +444,7 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
         iterations += 1;
         let sa = a.shape * n;
         let sb = b.shape * n;
-        let ra = n.dot(&sa).max(0.0).sqrt();
-        let rb = n.dot(&sb).max(0.0).sqrt();
+        let (ra, rb) = sqrt_pair(n.dot(&sa).max(0.0), n.dot(&sb).max(0.0));
         let f = ra + rb;
         if f < 1.0 {
             return Contact::Separating(n.normalize(), iterations);
