@@ -46,6 +46,7 @@
 
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
+use super::packed::{roots_and_reciprocals, sqrt_pair};
 use super::{EllipsoidDistance, EllipsoidSettings, EllipsoidStatus, Placed, finish, finish_at};
 use crate::error::GeomError;
 use crate::pose::Pose;
@@ -53,6 +54,10 @@ use crate::shape::Ellipsoid;
 
 /// Newton steps below this (tangent-plane norm) count as converged directions.
 const SMALL_STEP: f64 = 1e-7;
+
+/// Squared step lengths above this cannot pass the settled test (see the loop in
+/// [`run_traced`]): their roots exceed 3.16e-4.
+const SETTLE_SQUARED_BOUND: f64 = 1e-7;
 
 /// Safety factor on the predicted next step K·t² of the stopping rule (see the module docs).
 const PREDICTION_SAFETY: f64 = 4.0;
@@ -112,12 +117,12 @@ fn offset(sn: Vector3<f64>, r: f64) -> (Vector3<f64>, f64) {
     }
 }
 
-/// [`offset`] for r = √q given q as well: 1/r = r · (1/q), the reciprocal taken of q beside
-/// the root instead of after it (same value up to an ulp); when 1/q is not finite (q below
-/// ~1e-308, or 0) it falls back to [`offset`].
+/// [`offset`] for r = √q given q and 1/q as well: 1/r = r · (1/q), the reciprocal taken of q
+/// beside the root instead of after it (same value up to an ulp); when 1/q is not finite (q
+/// below ~1e-308, or 0) it falls back to [`offset`].
 #[inline(always)]
-fn offset_of_square(sn: Vector3<f64>, q: f64, r: f64) -> (Vector3<f64>, f64) {
-    let inv = r * (1.0 / q);
+fn offset_of_square(sn: Vector3<f64>, q: f64, r: f64, inv_q: f64) -> (Vector3<f64>, f64) {
+    let inv = r * inv_q;
     if q > 0.0 && inv.is_finite() { (sn * inv, inv) } else { offset(sn, r) }
 }
 
@@ -132,9 +137,10 @@ fn eval(a: &Placed, b: &Placed, c: &Vector3<f64>, m: &Vector3<f64>) -> Eval {
     let sa = a.shape * m;
     let sb = b.shape * m;
     let (qsa, qsb) = (m.dot(&sa).max(0.0), m.dot(&sb).max(0.0));
-    let (ra, rb) = (qsa.sqrt(), qsb.sqrt());
+    let (ra, rb, inv_qsa, inv_qsb) = roots_and_reciprocals(qsa, qsb);
     let g = (m.dot(c) - ra - rb) * inv_len;
-    let ((ua, qa), (ub, qb)) = (offset_of_square(sa, qsa, ra), offset_of_square(sb, qsb, rb));
+    let ((ua, qa), (ub, qb)) =
+        (offset_of_square(sa, qsa, ra, inv_qsa), offset_of_square(sb, qsb, rb, inv_qsb));
     Eval { n: m * inv_len, g, w: c - ua - ub, ua, inv_ra: qa * len, ub, inv_rb: qb * len, sa, qa, sb, qb }
 }
 
@@ -316,8 +322,10 @@ pub(crate) fn run_traced(
             }
         }
     }
-    let mut last_step = f64::INFINITY;
-    let mut prev_step = f64::INFINITY;
+    // Squared lengths of the last two accepted Newton steps: the lengths themselves (roots)
+    // are only taken where the settled test below can pass.
+    let mut last_sq = f64::INFINITY;
+    let mut prev_sq = f64::INFINITY;
     let mut axis = least_aligned_axis(&n);
     let witnesses = |e: &Eval| (a.center + e.ua, b.center - e.ub);
     loop {
@@ -335,14 +343,20 @@ pub(crate) fn run_traced(
         // (rounding is monotone, 4M is exact), so a step with fl(fl(4t)·t) > SMALL_STEP cannot
         // be predicted settled: the prediction's division, like the gap's root, is only paid
         // near the end (both are divider work on every iteration otherwise). NaN steps fail
-        // both tests, as before.
-        let settled = last_step <= SMALL_STEP
-            || (PREDICTION_SAFETY * last_step * last_step <= SMALL_STEP
-                && PREDICTION_SAFETY
-                    * (last_step / (prev_step * prev_step)).max(1.0)
-                    * last_step
-                    * last_step
-                    <= SMALL_STEP);
+        // both tests, as before. The step lengths t = fl(√|d|²) (what `norm` returns) are
+        // only rooted when |d|² ≤ SETTLE_SQUARED_BOUND: above it t ≥ fl(√1e-7) > 3.16e-4, so
+        // t > SMALL_STEP and fl(fl(4t)·t) > 1e-7 = SMALL_STEP (monotone rounding), i.e. both
+        // tests fail whatever the root, and the decision is the same as with the roots taken.
+        let settled = last_sq <= SETTLE_SQUARED_BOUND && {
+            let (last_step, prev_step) = (last_sq.sqrt(), prev_sq.sqrt());
+            last_step <= SMALL_STEP
+                || (PREDICTION_SAFETY * last_step * last_step <= SMALL_STEP
+                    && PREDICTION_SAFETY
+                        * (last_step / (prev_step * prev_step)).max(1.0)
+                        * last_step
+                        * last_step
+                        <= SMALL_STEP)
+        };
         if settled && gap() <= target {
             let (xa, xb) = witnesses(&e);
             return finish_at(a, b, xa, xb, Some(n), iterations, EllipsoidStatus::Converged, clen);
@@ -368,24 +382,28 @@ pub(crate) fn run_traced(
         let t = solve2(Matrix2::new(h[0], h[1], h[1], h[2]), -grad, -1.0);
         let mut d = e1 * t.x + e2 * t.y;
         // Steps longer than 1 are cut to length 1 (rare: a branch off the usual path).
-        if d.norm_squared() > 1.0 {
+        let mut d_sq = d.norm_squared();
+        if d_sq > 1.0 {
             d = unit_step(d);
+            d_sq = d.norm_squared();
         }
         let mut accepted = false;
         for _ in 0..40 {
             // The retraction n ← (n + d)/|n + d| happens inside `eval`.
             let ec = eval(a, b, &c, &(n + d));
             if ec.g >= e.g - 4.0 * f64::EPSILON * scale {
-                prev_step = last_step;
-                last_step = d.norm();
+                prev_sq = last_sq;
+                last_sq = d_sq;
                 n = ec.n;
                 e = ec;
                 accepted = true;
                 break;
             }
             d *= 0.5;
+            d_sq = d.norm_squared();
         }
-        if !accepted || last_step == 0.0 {
+        // √|d|² = 0 exactly when |d|² = 0.
+        if !accepted || last_sq == 0.0 {
             let status =
                 if gap() <= target { EllipsoidStatus::Converged } else { EllipsoidStatus::Stagnated };
             let (xa, xb) = witnesses(&e);
@@ -414,7 +432,10 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
     let c2 = c.norm_squared();
     let base = c / c2;
     let (e1, e2) = tangent_basis(&(c / c2.sqrt()));
-    let phi = |n: &Vector3<f64>| a.support_radius(n) + b.support_radius(n);
+    let phi = |n: &Vector3<f64>| {
+        let (ra, rb) = sqrt_pair(a.support_radius_squared(n), b.support_radius_squared(n));
+        ra + rb
+    };
     let mut u = Vector2::zeros();
     let mut n = base;
     let mut iterations = 0;
@@ -423,8 +444,7 @@ fn scaled_contact(a: &Placed, b: &Placed, c: &Vector3<f64>, max_iterations: usiz
         iterations += 1;
         let sa = a.shape * n;
         let sb = b.shape * n;
-        let ra = n.dot(&sa).max(0.0).sqrt();
-        let rb = n.dot(&sb).max(0.0).sqrt();
+        let (ra, rb) = sqrt_pair(n.dot(&sa).max(0.0), n.dot(&sb).max(0.0));
         let f = ra + rb;
         if f < 1.0 {
             return Contact::Separating(n.normalize(), iterations);

@@ -56,6 +56,7 @@ use crate::shape::Ellipsoid;
 pub mod alternating;
 pub mod dual_newton;
 pub mod oracle;
+mod packed;
 pub mod point_ellipsoid;
 pub mod polyhedral;
 pub mod polyhedron_ellipsoid;
@@ -229,7 +230,13 @@ impl Placed {
     /// |D Rᵀ n| (the support function without the centre term).
     #[inline]
     pub fn support_radius(&self, n: &Vector3<f64>) -> f64 {
-        (self.rotation.tr_mul(n)).component_mul(&self.radii).norm()
+        self.support_radius_squared(n).sqrt()
+    }
+    /// |D Rᵀ n|², whose root is [`Self::support_radius`] (`norm` is the root of
+    /// `norm_squared`).
+    #[inline]
+    pub(crate) fn support_radius_squared(&self, n: &Vector3<f64>) -> f64 {
+        (self.rotation.tr_mul(n)).component_mul(&self.radii).norm_squared()
     }
     /// The support point in direction n (n ≠ 0).
     #[inline]

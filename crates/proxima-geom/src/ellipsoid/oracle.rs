@@ -29,7 +29,9 @@ use crate::shape::Ellipsoid;
 
 /// g(n) for a unit n (the support-function lower bound, not clamped).
 pub(crate) fn dual_value(a: &Placed, b: &Placed, n: &Vector3<f64>) -> f64 {
-    n.dot(&(b.center - a.center)) - a.support_radius(n) - b.support_radius(n)
+    // Both radii rooted in one packed instruction (same values bit for bit).
+    let (ra, rb) = super::packed::sqrt_pair(a.support_radius_squared(n), b.support_radius_squared(n));
+    n.dot(&(b.center - a.center)) - ra - rb
 }
 
 /// The certificate for witnesses (x_a ∈ A, x_b ∈ B) and an optional direction (any length).
