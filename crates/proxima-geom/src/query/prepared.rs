@@ -149,10 +149,11 @@ impl<'s> PreparedPair<'s> {
     /// is not proven).
     pub fn signed_distance(&self, pose_a: &Pose, pose_b: &Pose) -> Result<SignedDistance, GeomError> {
         let (swap, route) = self.order(pose_a, pose_b);
-        // (A match rather than `?`, and the answer lent rather than moved: it is read from where
-        // it lies, without the extra copies `?` and a by-value argument made.)
+        // (A match rather than `?`, binding the answer by reference: it is read from where it
+        // lies, inside the `Result`, without the copies `?`, a moving binding and a by-value
+        // argument made of it.)
         match dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.unsigned, swap, route) {
-            Ok(r) => signed_from_unsigned_ref(self.a, pose_a, self.b, pose_b, &self.settings, &r, None),
+            Ok(ref r) => signed_from_unsigned_ref(self.a, pose_a, self.b, pose_b, &self.settings, r, None),
             Err(e) => Err(e),
         }
     }
