@@ -315,18 +315,49 @@ pub(crate) fn witness_direction(qa: &Point3<f64>, qb: &Point3<f64>) -> Option<(V
 pub(crate) fn finish_along_witness(
     core: Core,
     radii: Radii,
-    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    shapes: (&Shape, &Pose, &Shape, &Pose),
     settings: &QuerySettings,
     algorithm: Algorithm,
     path: QueryPath,
     along: Option<Along>,
 ) -> DistanceResult {
-    let r = radii.a + radii.b;
-    let diff = core.qb - core.qa;
     let raw = match along {
         Some(w) if w.core_sep.is_finite() => w.len,
-        _ => diff.norm(),
+        _ => (core.qb - core.qa).norm(),
     };
+    finish_at_length(core, radii, shapes, settings, algorithm, path, along, raw)
+}
+
+/// As [`finish`], with |qb − qa| of the core witnesses (`raw`) already computed by the caller
+/// as `(core.qb − core.qa).norm()`, the same expression [`finish`] evaluates, hence the same
+/// bits (GJK's conclusion has it from its round-off test): the root is not taken twice.
+pub(crate) fn finish_with_length(
+    core: Core,
+    radii: Radii,
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    settings: &QuerySettings,
+    algorithm: Algorithm,
+    path: QueryPath,
+    raw: f64,
+) -> DistanceResult {
+    finish_at_length(core, radii, shapes, settings, algorithm, path, None, raw)
+}
+
+/// The body of [`finish_along_witness`] once |qb − qa| (or `along`'s length) is known.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn finish_at_length(
+    core: Core,
+    radii: Radii,
+    (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
+    settings: &QuerySettings,
+    algorithm: Algorithm,
+    path: QueryPath,
+    along: Option<Along>,
+    raw: f64,
+) -> DistanceResult {
+    let r = radii.a + radii.b;
+    let diff = core.qb - core.qa;
     // A float LCP solve of overlapping shapes leaves witnesses a few ulps apart instead of
     // equal; f64 cannot resolve a separation that small, so it is contact. (Exact arithmetic
     // decides exactly: `Arithmetic::Exact`.)

@@ -29,7 +29,7 @@
 //!   query).
 
 use super::dispatch::{self, Route, must_swap};
-use super::{DistanceResult, QuerySettings, SignedDistance, signed_from_unsigned};
+use super::{DistanceResult, QuerySettings, SignedDistance, signed_from_unsigned_ref};
 use crate::error::GeomError;
 use crate::pose::Pose;
 use crate::shape::Shape;
@@ -149,10 +149,11 @@ impl<'s> PreparedPair<'s> {
     /// is not proven).
     pub fn signed_distance(&self, pose_a: &Pose, pose_b: &Pose) -> Result<SignedDistance, GeomError> {
         let (swap, route) = self.order(pose_a, pose_b);
-        // (A match rather than `?`: the answer is handed on from where it lies, without the
-        // extra copy `?` made through its control-flow value.)
+        // (A match rather than `?`, binding the answer by reference: it is read from where it
+        // lies, inside the `Result`, without the copies `?`, a moving binding and a by-value
+        // argument made of it.)
         match dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.unsigned, swap, route) {
-            Ok(r) => signed_from_unsigned(self.a, pose_a, self.b, pose_b, &self.settings, r, None),
+            Ok(ref r) => signed_from_unsigned_ref(self.a, pose_a, self.b, pose_b, &self.settings, r, None),
             Err(e) => Err(e),
         }
     }

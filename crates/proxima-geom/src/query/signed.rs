@@ -103,18 +103,33 @@ pub(crate) fn signed_from_unsigned(
     r: DistanceResult,
     cache: Option<&mut GjkCache>,
 ) -> Result<SignedDistance, GeomError> {
+    signed_from_unsigned_ref(a, pa, b, pb, settings, &r, cache)
+}
+
+/// [`signed_from_unsigned`] reading the unsigned answer where it lies: the answer is copied
+/// once, into the signed one (by value it was copied into the argument first, then into the
+/// result).
+pub(crate) fn signed_from_unsigned_ref(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    r: &DistanceResult,
+    cache: Option<&mut GjkCache>,
+) -> Result<SignedDistance, GeomError> {
     let bounded = a.is_bounded() && b.is_bounded();
-    let exact = |value: f64, r: DistanceResult| SignedDistance {
+    let exact = |value: f64, r: &DistanceResult| SignedDistance {
         value,
         certificate: Certificate { lower: value, upper: value },
-        result: r,
+        result: *r,
     };
     match r.proximity {
         // Separation proven.
         Proximity::Separated { .. } | Proximity::Touching { .. } if r.certificate.lower > 0.0 => {
             // (Touching within the tolerance but proven apart: the witness distance.)
             let value = r.certificate.upper;
-            return Ok(SignedDistance { value, certificate: r.certificate, result: r });
+            return Ok(SignedDistance { value, certificate: r.certificate, result: *r });
         }
         // Closed forms know the exact depth (0 at proven boundary contact).
         Proximity::Intersecting { depth: Some(depth), .. } if r.algorithm == Algorithm::ClosedForm => {
@@ -126,13 +141,13 @@ pub(crate) fn signed_from_unsigned(
         _ => {}
     }
     // Two overlapping boxes: the depth by separating axes, proven (`distance/box_box_depth.rs`).
-    if let Some(sd) = box_box_depth::signed_box_box(a, pa, b, pb, settings, &r) {
+    if let Some(sd) = box_box_depth::signed_box_box(a, pa, b, pb, settings, r) {
         return Ok(sd);
     }
     // Two overlapping ellipsoids: Newton on the depth from the centre direction, certified
     // by enclosed balls (no GJK, no EPA); the general route when it does not close.
     if cache.is_none()
-        && let Some(sd) = ellipsoid_depth(a, pa, b, pb, settings, &r)
+        && let Some(sd) = ellipsoid_depth(a, pa, b, pb, settings, r)
     {
         return Ok(sd);
     }
@@ -145,7 +160,7 @@ pub(crate) fn signed_from_unsigned(
                 b: b.kind(),
                 algorithm: (r.algorithm != Algorithm::Auto).then(|| r.algorithm.as_str()),
             }),
-            _ => Ok(SignedDistance { value: r.distance(), certificate: r.certificate, result: r }),
+            _ => Ok(SignedDistance { value: r.distance(), certificate: r.certificate, result: *r }),
         };
     }
     depth_bracket(a, pa, b, pb, settings, cache)

@@ -42,7 +42,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::distance_segment_segment::{LinearPiece, closest_linear_linear};
 
-use super::super::certificate::{Core, Radii, finish, round_off_floor};
+use super::super::certificate::{Core, Radii, finish, finish_with_length, round_off_floor};
 use crate::error::GeomError;
 use crate::gjk::{
     COLD_HINT, CelledCloud, CoreShape, CoreSupport, Difference, EpaOutput, EpaStatus, Eval, Finish, GjkCache,
@@ -373,11 +373,12 @@ where
     let core = Core { qa: common, qb: common, core_depth: Some(e.upper), lower_hint: None };
     let path = QueryPath::Gjk { status: GjkStatus::Contact, iterations: e.iterations };
     let bracket = Some((e.lower + rsum, e.upper + rsum));
-    Some(Ok(answer(core, bracket, (a, pa, b, pb), ask, path)))
+    Some(Ok(answer(core, bracket, (a, pa, b, pb), ask, path, None)))
 }
 
 /// The answer from the case analysis's input (`core`) and the depth bracket proven in A's
-/// frame, moved to the poses as given (see [`world_lower`]).
+/// frame, moved to the poses as given (see [`world_lower`]). `witness_len`: |qb − qa| of
+/// `core`'s witnesses when the caller already took it (the same expression, the same bits).
 #[inline(always)]
 fn answer(
     core: Core,
@@ -385,6 +386,7 @@ fn answer(
     shapes: (&Shape, &Pose, &Shape, &Pose),
     ask: &Ask<'_>,
     path: QueryPath,
+    witness_len: Option<f64>,
 ) -> (DistanceResult, Option<(f64, f64)>) {
     let (a, pa, _, _) = shapes;
     let bracket = bracket.map(|(lo, hi)| {
@@ -392,7 +394,11 @@ fn answer(
         let m = 3.0 * e * (a.local_extent() + hi.abs());
         ((lo - m).max(0.0), hi + m)
     });
-    (finish(core, ask.radii, shapes, ask.settings, Algorithm::Gjk, path), bracket)
+    let result = match witness_len {
+        Some(len) => finish_with_length(core, ask.radii, shapes, ask.settings, Algorithm::Gjk, path, len),
+        None => finish(core, ask.radii, shapes, ask.settings, Algorithm::Gjk, path),
+    };
+    (result, bracket)
 }
 
 /// What the caller asked: the shapes and poses, the radii around their cores, the settings,
@@ -462,6 +468,8 @@ where
     let (qa, qb) = (world_a(&qa, a, pa, pb, apart), world_b(&qb, b, &diff.frame, pa, pb, apart));
     let shapes = (a, pa, b, pb);
     let mut bracket = None;
+    // |qb − qa| when the cores stay apart, handed to the case analysis (one root, not two).
+    let mut witness_len = None;
     let core = match r.status {
         GjkStatus::Contact if !ask.depth => {
             // Unsigned distance: contact is proven, the depth is not asked for.
@@ -577,12 +585,14 @@ where
         _ => {
             let core =
                 Core { qa, qb, core_depth: None, lower_hint: Some(world_lower(r.lower.max(0.0), a, pa)) };
-            if (qb - qa).norm() <= round_off_floor(&core) {
+            let len = (qb - qa).norm();
+            if len <= round_off_floor(&core) {
                 // Below what f64 resolves at these coordinates: contact (as `finish` decides).
                 bracket = Some((rsum, rsum));
                 let common = nalgebra::center(&qa, &qb);
                 Core { qa: common, qb: common, core_depth: Some(0.0), lower_hint: None }
             } else {
+                witness_len = Some(len);
                 if r.upper < rsum {
                     bracket = Some((rsum - r.upper, rsum - r.lower.max(0.0)));
                 } else if !crate::gjk::gt(r.lower, 0.0) {
@@ -593,7 +603,7 @@ where
         }
     };
     // The depth bracket was proven in A's frame too (see `world_lower`).
-    Ok(answer(core, bracket, shapes, ask, path))
+    Ok(answer(core, bracket, shapes, ask, path, witness_len))
 }
 
 /// The depth of a contact run's overlapping cores: from the tracked pair's last expanded
