@@ -77,7 +77,7 @@ mod facet_tracking;
 mod intersect;
 mod prepared;
 mod signed;
-pub(crate) use signed::{signed_from_unsigned, signed_from_unsigned_ref};
+pub(crate) use signed::signed_from_unsigned;
 pub mod toi;
 mod verify;
 use crate::pose::Pose;

@@ -29,7 +29,7 @@
 //!   query).
 
 use super::dispatch::{self, Route, must_swap};
-use super::{DistanceResult, QuerySettings, SignedDistance, signed_from_unsigned_ref};
+use super::{DistanceResult, QuerySettings, SignedDistance, signed_from_unsigned};
 use crate::error::GeomError;
 use crate::pose::Pose;
 use crate::shape::Shape;
@@ -153,7 +153,7 @@ impl<'s> PreparedPair<'s> {
         // lies, inside the `Result`, without the copies `?`, a moving binding and a by-value
         // argument made of it.)
         match dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.unsigned, swap, route) {
-            Ok(ref r) => signed_from_unsigned_ref(self.a, pose_a, self.b, pose_b, &self.settings, r, None),
+            Ok(ref r) => signed_from_unsigned(self.a, pose_a, self.b, pose_b, &self.settings, r, None),
             Err(e) => Err(e),
         }
     }

@@ -85,7 +85,7 @@ pub(crate) fn signed_distance(
     // for it as well ran EPA twice).
     let unsigned = settings.clone().with_penetration_depth(false);
     let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
-    signed_from_unsigned(a, pa, b, pb, settings, r, None)
+    signed_from_unsigned(a, pa, b, pb, settings, &r, None)
 }
 
 /// [`signed_distance`] from the pair's unsigned answer `r` (already computed, with
@@ -93,23 +93,9 @@ pub(crate) fn signed_distance(
 /// are, every other pair gets its depth bracket (`depth_bracket`). `cache`: the GJK state that
 /// `r` left (a tracked query at the same poses), from which the depth's GJK run restarts
 /// instead of running again from nothing (the answer is the same: a warm start only saves
-/// work).
+/// work). `r` is read where it lies and copied once, into the signed answer (the batch rows'
+/// 128-byte answer was copied twice when it was passed by value).
 pub(crate) fn signed_from_unsigned(
-    a: &Shape,
-    pa: &Pose,
-    b: &Shape,
-    pb: &Pose,
-    settings: &QuerySettings,
-    r: DistanceResult,
-    cache: Option<&mut GjkCache>,
-) -> Result<SignedDistance, GeomError> {
-    signed_from_unsigned_ref(a, pa, b, pb, settings, &r, cache)
-}
-
-/// [`signed_from_unsigned`] reading the unsigned answer where it lies: the answer is copied
-/// once, into the signed one (by value it was copied into the argument first, then into the
-/// result).
-pub(crate) fn signed_from_unsigned_ref(
     a: &Shape,
     pa: &Pose,
     b: &Shape,

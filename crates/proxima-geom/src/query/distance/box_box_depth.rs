@@ -318,11 +318,12 @@ fn penetration_scanned(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, prune: bool) 
     };
     // The support features' points first (most overlaps), the alternating projections when
     // those do not pass (module docs, "Witnesses").
-    let start = witness_start(&ba, &bb, &edges, n, best);
+    let features = support_features(&ba, &bb, &edges, n, best);
+    let start = witness_start(features, n, best);
     let (point_a, point_b) = if checked(&start.0, &start.1) {
         start
     } else {
-        let (point_a, point_b) = witnesses(&ba, &bb, &edges, n, best)?;
+        let (point_a, point_b) = witnesses(&ba, &bb, features, n, best)?;
         if !checked(&point_a, &point_b) {
             return None;
         }
@@ -490,14 +491,12 @@ pub(crate) fn signed_box_box(
 /// The first witness candidates along the best axis: on a face axis, the other box's support
 /// vertex and that vertex moved by the depth along the axis; on an edge × edge axis, the
 /// closest points of the support edges (the start of [`witnesses`], without its projections).
+/// `(pa, pb)`: the support features' points ([`support_features`]).
 fn witness_start(
-    ba: &PosedBox,
-    bb: &PosedBox,
-    edges: &[Vector3<f64>; 6],
+    (pa, pb): (Point3<f64>, Point3<f64>),
     n: Vector3<f64>,
     best: Best,
 ) -> (Point3<f64>, Point3<f64>) {
-    let (pa, pb) = support_features(ba, bb, edges, n, best);
     let shift = n * best.overlap;
     match best.pair {
         (i, j) if i < 3 && j >= 3 => (pa, pb),
@@ -540,16 +539,17 @@ fn support_features(
     (ba.pose.transform_point(&Point3::from(la)), bb.pose.transform_point(&Point3::from(lb)))
 }
 
-/// The deepest points along the best axis (module docs, "Witnesses").
+/// The deepest points along the best axis (module docs, "Witnesses"), projected from the
+/// support features' points `features` ([`support_features`]).
 fn witnesses(
     ba: &PosedBox,
     bb: &PosedBox,
-    edges: &[Vector3<f64>; 6],
+    features: (Point3<f64>, Point3<f64>),
     n: Vector3<f64>,
     best: Best,
 ) -> Option<(Point3<f64>, Point3<f64>)> {
     let depth = best.overlap;
-    let (mut pa, mut pb) = support_features(ba, bb, edges, n, best);
+    let (mut pa, mut pb) = features;
     let (i, _) = best.pair;
     // Alternating projections onto A and onto B + depth·n (they touch), starting from the
     // box whose support feature is a vertex: on a face axis of B that is A's point, moved
