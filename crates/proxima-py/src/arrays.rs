@@ -282,3 +282,50 @@ pub fn reduce_columns<'py>(
     }
     Ok((rebuild, (state,).into_pyobject(py)?))
 }
+
+/// A fresh C-order numpy array whose slots are not initialised yet, filled through
+/// [`Unfilled::slots`] (off the GIL if need be) and handed to Python by [`Unfilled::into_filled`]
+/// only once every slot is written.
+///
+/// Why: a batch overwrites every slot of its outputs, so zeroing them first (`numpy.zeros`:
+/// `calloc`, a memset of reused heap memory) is a second pass over the whole output for
+/// nothing. The slots are `MaybeUninit`, so no Rust reference to an unwritten value ever
+/// exists; the proof obligation — no unwritten slot reaches Python — is the caller's, stated
+/// by the `unsafe` of `into_filled`. Dropping an `Unfilled` (on an error path) frees it unseen.
+pub struct Unfilled<'py, T: numpy::Element, D: numpy::ndarray::Dimension> {
+    array: Bound<'py, numpy::PyArray<T, D>>,
+}
+
+impl<'py, T: numpy::Element, D: numpy::ndarray::Dimension> Unfilled<'py, T, D> {
+    /// A C-order array of shape `dims`, not initialised.
+    #[allow(unsafe_code)]
+    pub fn new<ID: numpy::ndarray::IntoDimension<Dim = D>>(py: Python<'py>, dims: ID) -> Self {
+        // SAFETY: `PyArray::new` leaves the elements uninitialised; they are only ever written
+        // through `slots` (as `MaybeUninit<T>`, never read) before `into_filled` publishes them.
+        Unfilled { array: unsafe { numpy::PyArray::new(py, dims, false) } }
+    }
+
+    /// Every slot of the array in C order, for writing.
+    #[allow(unsafe_code)]
+    pub fn slots(&mut self) -> &mut [std::mem::MaybeUninit<T>] {
+        let len = self.array.len();
+        let data = self.array.data().cast::<std::mem::MaybeUninit<T>>();
+        // SAFETY: a fresh C-contiguous array of `len` elements owns its buffer of `len` T from
+        // `data` (numpy allocates it aligned for T; an empty array may have a dangling data
+        // pointer, so it is not dereferenced then). No Python code has the object yet and
+        // `&mut self` keeps this the only view of the memory while the slice lives.
+        if len == 0 {
+            return &mut [];
+        }
+        unsafe { std::slice::from_raw_parts_mut(data, len) }
+    }
+
+    /// The array, for Python.
+    ///
+    /// # Safety
+    /// Every slot must have been written through [`Unfilled::slots`].
+    #[allow(unsafe_code)]
+    pub unsafe fn into_filled(self) -> Bound<'py, numpy::PyArray<T, D>> {
+        self.array
+    }
+}
