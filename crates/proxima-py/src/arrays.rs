@@ -329,3 +329,37 @@ impl<'py, T: numpy::Element, D: numpy::ndarray::Dimension> Unfilled<'py, T, D> {
         self.array
     }
 }
+
+/// A fresh column of `n` fixed-width unicode strings (numpy `<U{W}`, `W` UCS-4 code units a
+/// row) whose slots are not initialised yet: an [`Unfilled`] uint32 (n, W) array, viewed as
+/// `<U{W}` once filled. (numpy zero-fills every fresh unicode array it allocates itself — a
+/// `calloc` memset of 4·W bytes a row — but not a uint32 one; the view has the same bytes, C
+/// order, shape (n,) and the unicode dtype of [`numpy::PyFixedUnicode`]`<W>`.)
+pub struct UnfilledText<'py, const W: usize>(Unfilled<'py, u32, numpy::ndarray::Ix2>);
+
+impl<'py, const W: usize> UnfilledText<'py, W> {
+    /// `n` unwritten rows.
+    pub fn new(py: Python<'py>, n: usize) -> Self {
+        UnfilledText(Unfilled::new(py, [n, W]))
+    }
+
+    /// The code units of every row in order, `W` a row, for writing.
+    pub fn slots(&mut self) -> &mut [std::mem::MaybeUninit<u32>] {
+        self.0.slots()
+    }
+
+    /// The column, for Python: shape (n,), dtype `<U{W}`.
+    ///
+    /// # Safety
+    /// Every slot must have been written through [`UnfilledText::slots`].
+    #[allow(unsafe_code)]
+    pub unsafe fn into_filled(self) -> PyResult<Bound<'py, PyArray1<numpy::PyFixedUnicode<W>>>> {
+        // SAFETY: the caller's (every code unit written).
+        let codes = unsafe { self.0.into_filled() };
+        let n = codes.shape()[0];
+        let dtype = <numpy::PyFixedUnicode<W> as numpy::Element>::get_dtype(codes.py());
+        // (n, W) uint32 → (n, 1) `<U{W}` (the last axis regrouped, no copy) → (n,).
+        let text = codes.call_method1("view", (dtype,))?.call_method1("reshape", (n,))?;
+        Ok(text.cast_into::<PyArray1<numpy::PyFixedUnicode<W>>>()?)
+    }
+}

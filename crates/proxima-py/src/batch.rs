@@ -18,7 +18,9 @@ use proxima_geom::{DistanceResult, GeomError as RustGeomError, Pose, PreparedPai
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::arrays::{self, PoseError, RawPose, Unfilled, check_pose, pose_error_text, read_only};
+use crate::arrays::{
+    self, PoseError, RawPose, Unfilled, UnfilledText, check_pose, pose_error_text, read_only,
+};
 use crate::errors::{GeomError, InternalError, catch, geom, invalid};
 use crate::parallel::{FirstFailure, Rows, fill, thread_count};
 use crate::query::{normal_of, status_name, unmeasured, witnesses};
@@ -141,17 +143,18 @@ fn row_count(ta: &PoseRows<'_>, tb: &PoseRows<'_>) -> PyResult<usize> {
 struct Columns<'a> {
     values: [&'a mut [MaybeUninit<f64>]; 6],
     points: [&'a mut [MaybeUninit<f64>]; 3],
-    status: &'a mut [MaybeUninit<Status>],
+    /// [`STATUS_WIDTH`] code units a row.
+    status: &'a mut [MaybeUninit<u32>],
 }
 
 impl Rows for Columns<'_> {
     fn len(&self) -> usize {
-        self.status.len()
+        self.status.len() / STATUS_WIDTH
     }
 
     fn split_at(self, k: usize) -> (Self, Self) {
         let Columns { values, points, status } = self;
-        let (s0, s1) = status.split_at_mut(k);
+        let (s0, s1) = status.split_at_mut(STATUS_WIDTH * k);
         let [v0, v1, v2, v3, v4, v5] = values.map(|v| v.split_at_mut(k));
         let [p0, p1, p2] = points.map(|p| p.split_at_mut(3 * k));
         (
@@ -178,7 +181,10 @@ impl Columns<'_> {
                 slot.write(x);
             }
         }
-        self.status[j].write(STATUS_TEXTS[status_index(&r.proximity)]);
+        let text = &STATUS_TEXTS[status_index(&r.proximity)].0;
+        for (slot, code) in self.status[STATUS_WIDTH * j..STATUS_WIDTH * (j + 1)].iter_mut().zip(text) {
+            slot.write(*code);
+        }
     }
 
     /// Computes the answer of `pair` at (`pa`, `pb`) and writes it into local row `j`: the
@@ -359,7 +365,7 @@ pub fn distance_batch(
     // `arrays::Unfilled`).
     let mut values: [Unfilled<'_, f64, Ix1>; 6] = std::array::from_fn(|_| Unfilled::new(py, [n]));
     let mut points: [Unfilled<'_, f64, Ix2>; 3] = std::array::from_fn(|_| Unfilled::new(py, [n, 3]));
-    let mut status = Unfilled::<Status, Ix1>::new(py, [n]);
+    let mut status = UnfilledText::<STATUS_WIDTH>::new(py, n);
     {
         let [v0, v1, v2, v3, v4, v5] = &mut values;
         let [p0, p1, p2] = &mut points;
@@ -411,7 +417,7 @@ pub fn distance_batch(
     // dropped unseen by Python.
     #[allow(unsafe_code)]
     let ([d, sd, lo, up, slo, sup], [pa, pb, nn], status) =
-        unsafe { (values.map(|a| a.into_filled()), points.map(|a| a.into_filled()), status.into_filled()) };
+        unsafe { (values.map(|a| a.into_filled()), points.map(|a| a.into_filled()), status.into_filled()?) };
     Ok(PyDistanceBatch {
         distance: read_only(d)?.unbind(),
         signed_distance: read_only(sd)?.unbind(),
