@@ -343,9 +343,15 @@ impl<'py, const W: usize> UnfilledText<'py, W> {
         UnfilledText(Unfilled::new(py, [n, W]))
     }
 
-    /// The code units of every row in order, `W` a row, for writing.
-    pub fn slots(&mut self) -> &mut [std::mem::MaybeUninit<u32>] {
-        self.0.slots()
+    /// The `W` code units of every row, in row order, for writing.
+    #[allow(unsafe_code)]
+    pub fn slots(&mut self) -> &mut [std::mem::MaybeUninit<[u32; W]>] {
+        let codes = self.0.slots();
+        let rows = codes.len() / W;
+        // SAFETY: `codes` holds rows·W code units (the array's shape is (rows, W)), and
+        // `[u32; W]` is laid out as W consecutive u32 (size 4·W, the alignment of u32), so
+        // the same memory is `rows` arrays of W, borrowed exclusively as `codes` was.
+        unsafe { std::slice::from_raw_parts_mut(codes.as_mut_ptr().cast(), rows) }
     }
 
     /// The column, for Python: shape (n,), dtype `<U{W}`.

@@ -143,18 +143,17 @@ fn row_count(ta: &PoseRows<'_>, tb: &PoseRows<'_>) -> PyResult<usize> {
 struct Columns<'a> {
     values: [&'a mut [MaybeUninit<f64>]; 6],
     points: [&'a mut [MaybeUninit<f64>]; 3],
-    /// [`STATUS_WIDTH`] code units a row.
-    status: &'a mut [MaybeUninit<u32>],
+    status: &'a mut [MaybeUninit<[u32; STATUS_WIDTH]>],
 }
 
 impl Rows for Columns<'_> {
     fn len(&self) -> usize {
-        self.status.len() / STATUS_WIDTH
+        self.status.len()
     }
 
     fn split_at(self, k: usize) -> (Self, Self) {
         let Columns { values, points, status } = self;
-        let (s0, s1) = status.split_at_mut(STATUS_WIDTH * k);
+        let (s0, s1) = status.split_at_mut(k);
         let [v0, v1, v2, v3, v4, v5] = values.map(|v| v.split_at_mut(k));
         let [p0, p1, p2] = points.map(|p| p.split_at_mut(3 * k));
         (
@@ -181,10 +180,7 @@ impl Columns<'_> {
                 slot.write(x);
             }
         }
-        let text = &STATUS_TEXTS[status_index(&r.proximity)].0;
-        for (slot, code) in self.status[STATUS_WIDTH * j..STATUS_WIDTH * (j + 1)].iter_mut().zip(text) {
-            slot.write(*code);
-        }
+        self.status[j].write(STATUS_TEXTS[status_index(&r.proximity)].0);
     }
 
     /// Computes the answer of `pair` at (`pa`, `pb`) and writes it into local row `j`: the
