@@ -354,14 +354,15 @@ impl<'py, const W: usize> UnfilledText<'py, W> {
         unsafe { std::slice::from_raw_parts_mut(codes.as_mut_ptr().cast(), rows) }
     }
 
-    /// The column, for Python: shape (n,), dtype `<U{W}`.
+    /// The column, for Python: shape (n,), dtype `<U{W}`, read-only (its uint32 storage too,
+    /// which it keeps as its `base`: no view of the memory can be made writeable again).
     ///
     /// # Safety
     /// Every slot must have been written through [`UnfilledText::slots`].
     #[allow(unsafe_code)]
     pub unsafe fn into_filled(self) -> PyResult<Bound<'py, PyArray1<numpy::PyFixedUnicode<W>>>> {
         // SAFETY: the caller's (every code unit written).
-        let codes = unsafe { self.0.into_filled() };
+        let codes = read_only(unsafe { self.0.into_filled() })?;
         let n = codes.shape()[0];
         let dtype = <numpy::PyFixedUnicode<W> as numpy::Element>::get_dtype(codes.py());
         // (n, W) uint32 → (n, 1) `<U{W}` (the last axis regrouped, no copy) → (n,).

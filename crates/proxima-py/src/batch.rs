@@ -424,7 +424,7 @@ pub fn distance_batch(
         point_a: read_only(pa)?.unbind(),
         point_b: read_only(pb)?.unbind(),
         normal: read_only(nn)?.unbind(),
-        status: read_only(status)?.unbind(),
+        status: status.unbind(),
     })
 }
 
