@@ -145,6 +145,25 @@ def test_results_are_read_only_and_pickle_to_equal_batches(rng):
     assert again != proxima.distance_batch(a, np.eye(4), b, proxima.pose([5, 0, 0]))
 
 
+def test_columns_are_c_contiguous_read_only_and_typed(rng):
+    # The outputs are filled in place without a zeroing pass (the status column through uint32
+    # storage viewed as text): each column keeps its dtype, shape and C order, and is read-only
+    # down to the array owning its memory (its base, when it is a view).
+    a, b = pair(rng)
+    n = 33
+    batch = proxima.distance_batch(a, poses(rng, n), b, poses(rng, n, center=(0.7, 0, 0)))
+    for name in FLOAT_FIELDS + POINT_FIELDS + ["status"]:
+        column = getattr(batch, name)
+        assert column.flags.c_contiguous and not column.flags.writeable, name
+        assert column.shape == ((n, 3) if name in POINT_FIELDS else (n,)), name
+        assert column.dtype == (np.dtype("<U12") if name == "status" else np.float64), name
+        base = column.base
+        while base is not None:
+            assert not base.flags.writeable, name
+            base = getattr(base, "base", None)
+    assert set(batch.status) <= {"separated", "touching", "intersecting"}
+
+
 def test_bad_rows_are_named(rng):
     a, b = pair(rng)
     Ta = poses(rng, 10)

@@ -282,3 +282,91 @@ pub fn reduce_columns<'py>(
     }
     Ok((rebuild, (state,).into_pyobject(py)?))
 }
+
+/// A fresh C-order numpy array whose slots are not initialised yet, filled through
+/// [`Unfilled::slots`] (off the GIL if need be) and handed to Python by [`Unfilled::into_filled`]
+/// only once every slot is written.
+///
+/// Why: a batch overwrites every slot of its outputs, so zeroing them first (`numpy.zeros`:
+/// `calloc`, a memset of reused heap memory) is a second pass over the whole output for
+/// nothing. The slots are `MaybeUninit`, so no Rust reference to an unwritten value ever
+/// exists; the proof obligation — no unwritten slot reaches Python — is the caller's, stated
+/// by the `unsafe` of `into_filled`. Dropping an `Unfilled` (on an error path) frees it unseen.
+pub struct Unfilled<'py, T: numpy::Element, D: numpy::ndarray::Dimension> {
+    array: Bound<'py, numpy::PyArray<T, D>>,
+}
+
+impl<'py, T: numpy::Element, D: numpy::ndarray::Dimension> Unfilled<'py, T, D> {
+    /// A C-order array of shape `dims`, not initialised.
+    #[allow(unsafe_code)]
+    pub fn new<ID: numpy::ndarray::IntoDimension<Dim = D>>(py: Python<'py>, dims: ID) -> Self {
+        // SAFETY: `PyArray::new` leaves the elements uninitialised; they are only ever written
+        // through `slots` (as `MaybeUninit<T>`, never read) before `into_filled` publishes them.
+        Unfilled { array: unsafe { numpy::PyArray::new(py, dims, false) } }
+    }
+
+    /// Every slot of the array in C order, for writing.
+    #[allow(unsafe_code)]
+    pub fn slots(&mut self) -> &mut [std::mem::MaybeUninit<T>] {
+        let len = self.array.len();
+        let data = self.array.data().cast::<std::mem::MaybeUninit<T>>();
+        // SAFETY: a fresh C-contiguous array of `len` elements owns its buffer of `len` T from
+        // `data` (numpy allocates it aligned for T; an empty array may have a dangling data
+        // pointer, so it is not dereferenced then). No Python code has the object yet and
+        // `&mut self` keeps this the only view of the memory while the slice lives.
+        if len == 0 {
+            return &mut [];
+        }
+        unsafe { std::slice::from_raw_parts_mut(data, len) }
+    }
+
+    /// The array, for Python.
+    ///
+    /// # Safety
+    /// Every slot must have been written through [`Unfilled::slots`].
+    #[allow(unsafe_code)]
+    pub unsafe fn into_filled(self) -> Bound<'py, numpy::PyArray<T, D>> {
+        self.array
+    }
+}
+
+/// A fresh column of `n` fixed-width unicode strings (numpy `<U{W}`, `W` UCS-4 code units a
+/// row) whose slots are not initialised yet: an [`Unfilled`] uint32 (n, W) array, viewed as
+/// `<U{W}` once filled. (numpy zero-fills every fresh unicode array it allocates itself — a
+/// `calloc` memset of 4·W bytes a row — but not a uint32 one; the view has the same bytes, C
+/// order, shape (n,) and the unicode dtype of [`numpy::PyFixedUnicode`]`<W>`.)
+pub struct UnfilledText<'py, const W: usize>(Unfilled<'py, u32, numpy::ndarray::Ix2>);
+
+impl<'py, const W: usize> UnfilledText<'py, W> {
+    /// `n` unwritten rows.
+    pub fn new(py: Python<'py>, n: usize) -> Self {
+        UnfilledText(Unfilled::new(py, [n, W]))
+    }
+
+    /// The `W` code units of every row, in row order, for writing.
+    #[allow(unsafe_code)]
+    pub fn slots(&mut self) -> &mut [std::mem::MaybeUninit<[u32; W]>] {
+        let codes = self.0.slots();
+        let rows = codes.len() / W;
+        // SAFETY: `codes` holds rows·W code units (the array's shape is (rows, W)), and
+        // `[u32; W]` is laid out as W consecutive u32 (size 4·W, the alignment of u32), so
+        // the same memory is `rows` arrays of W, borrowed exclusively as `codes` was.
+        unsafe { std::slice::from_raw_parts_mut(codes.as_mut_ptr().cast(), rows) }
+    }
+
+    /// The column, for Python: shape (n,), dtype `<U{W}`, read-only (its uint32 storage too,
+    /// which it keeps as its `base`: no view of the memory can be made writeable again).
+    ///
+    /// # Safety
+    /// Every slot must have been written through [`UnfilledText::slots`].
+    #[allow(unsafe_code)]
+    pub unsafe fn into_filled(self) -> PyResult<Bound<'py, PyArray1<numpy::PyFixedUnicode<W>>>> {
+        // SAFETY: the caller's (every code unit written).
+        let codes = read_only(unsafe { self.0.into_filled() })?;
+        let n = codes.shape()[0];
+        let dtype = <numpy::PyFixedUnicode<W> as numpy::Element>::get_dtype(codes.py());
+        // (n, W) uint32 → (n, 1) `<U{W}` (the last axis regrouped, no copy) → (n,).
+        let text = codes.call_method1("view", (dtype,))?.call_method1("reshape", (n,))?;
+        Ok(text.cast_into::<PyArray1<numpy::PyFixedUnicode<W>>>()?)
+    }
+}

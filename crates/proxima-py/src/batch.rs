@@ -8,18 +8,22 @@
 //! row (lowest index) is reported as `Ta[i]: ...`. A broadcast (4, 4) pose is checked once.
 //! The answers are written straight into the output arrays, row i into slot i.
 
+use numpy::ndarray::{Ix1, Ix2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyFixedUnicode, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use std::mem::MaybeUninit;
 use std::sync::LazyLock;
 
 use nalgebra::{Point3, Vector3};
-use proxima_geom::{GeomError as RustGeomError, Pose, PreparedPair, Proximity};
+use proxima_geom::{DistanceResult, GeomError as RustGeomError, Pose, PreparedPair, Proximity};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::arrays::{self, PoseError, RawPose, check_pose, pose_error_text, read_only};
+use crate::arrays::{
+    self, PoseError, RawPose, Unfilled, UnfilledText, check_pose, pose_error_text, read_only,
+};
 use crate::errors::{GeomError, InternalError, catch, geom, invalid};
 use crate::parallel::{FirstFailure, Rows, fill, thread_count};
-use crate::query::{Answer, normal_of, prepared_query, status_name, witnesses};
+use crate::query::{normal_of, status_name, unmeasured, witnesses};
 use crate::settings::CallSettings;
 use crate::shapes::PyShape;
 
@@ -137,9 +141,9 @@ fn row_count(ta: &PoseRows<'_>, tb: &PoseRows<'_>) -> PyResult<usize> {
 /// The output arrays of a batch, borrowed mutably for filling off the GIL (fresh arrays no
 /// Python code has seen yet).
 struct Columns<'a> {
-    values: [&'a mut [f64]; 6],
-    points: [&'a mut [f64]; 3],
-    status: &'a mut [Status],
+    values: [&'a mut [MaybeUninit<f64>]; 6],
+    points: [&'a mut [MaybeUninit<f64>]; 3],
+    status: &'a mut [MaybeUninit<[u32; STATUS_WIDTH]>],
 }
 
 impl Rows for Columns<'_> {
@@ -160,26 +164,46 @@ impl Rows for Columns<'_> {
 }
 
 impl Columns<'_> {
-    /// Writes answer `a` into local row `j`.
-    fn write(&mut self, j: usize, a: &Answer) {
-        let r = &a.result;
-        let values = [
-            a.result.distance(),
-            a.signed,
-            r.certificate.lower,
-            r.certificate.upper,
-            a.signed_lower,
-            a.signed_upper,
-        ];
+    /// Writes into local row `j` the answer `r` completed by its signed distance `signed` and
+    /// that value's bracket [`signed_lower`, `signed_upper`] (every slot of the row).
+    #[inline]
+    fn write(&mut self, j: usize, r: &DistanceResult, signed: f64, signed_lower: f64, signed_upper: f64) {
+        let values =
+            [r.distance(), signed, r.certificate.lower, r.certificate.upper, signed_lower, signed_upper];
         for (column, v) in self.values.iter_mut().zip(values) {
-            column[j] = v;
+            column[j].write(v);
         }
         let w = witnesses(&r.proximity);
         let points = [w.map(|w| w.0), w.map(|w| w.1), normal_of(&r.proximity)];
         for (column, p) in self.points.iter_mut().zip(points) {
-            column[3 * j..3 * j + 3].copy_from_slice(&p.unwrap_or([f64::NAN; 3]));
+            for (slot, x) in column[3 * j..3 * j + 3].iter_mut().zip(p.unwrap_or([f64::NAN; 3])) {
+                slot.write(x);
+            }
         }
-        self.status[j] = STATUS_TEXTS[status_index(&r.proximity)];
+        self.status[j].write(STATUS_TEXTS[status_index(&r.proximity)].0);
+    }
+
+    /// Computes the answer of `pair` at (`pa`, `pb`) and writes it into local row `j`: the
+    /// answer of one `distance` call (bit for bit), read where the library returns it (no
+    /// intermediate copies of the result).
+    #[inline]
+    fn answer(
+        &mut self,
+        j: usize,
+        pair: &PreparedPair<'_>,
+        pa: &Pose,
+        pb: &Pose,
+    ) -> Result<(), RustGeomError> {
+        if pair.settings().penetration_depth {
+            match pair.signed_distance(pa, pb) {
+                Ok(ref sd) => self.write(j, &sd.result, sd.value, sd.certificate.lower, sd.certificate.upper),
+                Err(e) => return Err(e),
+            }
+        } else {
+            let a = unmeasured(pair.distance(pa, pb)?);
+            self.write(j, &a.result, a.signed, a.signed_lower, a.signed_upper);
+        }
+        Ok(())
     }
 }
 
@@ -333,31 +357,18 @@ pub fn distance_batch(
     // of one `distance` call per row).
     let pair = PreparedPair::new(&a.get().shape, &b.get().shape, settings.get()).map_err(geom)?;
 
-    let values: [Bound<'_, PyArray1<f64>>; 6] = std::array::from_fn(|_| PyArray1::zeros(py, n, false));
-    let points: [Bound<'_, PyArray2<f64>>; 3] = std::array::from_fn(|_| PyArray2::zeros(py, [n, 3], false));
-    let status = PyArray1::<Status>::zeros(py, n, false);
+    // Uninitialised outputs (no zeroing pass over memory every row overwrites; see
+    // `arrays::Unfilled`).
+    let mut values: [Unfilled<'_, f64, Ix1>; 6] = std::array::from_fn(|_| Unfilled::new(py, [n]));
+    let mut points: [Unfilled<'_, f64, Ix2>; 3] = std::array::from_fn(|_| Unfilled::new(py, [n, 3]));
+    let mut status = UnfilledText::<STATUS_WIDTH>::new(py, n);
     {
-        let mut value_views = values.each_ref().map(|a| a.readwrite());
-        let mut point_views = points.each_ref().map(|a| a.readwrite());
-        let mut status_view = status.readwrite();
-        let slices = |e| InternalError::new_err(format!("output array: {e}"));
-        let [v0, v1, v2, v3, v4, v5] = &mut value_views;
-        let [p0, p1, p2] = &mut point_views;
+        let [v0, v1, v2, v3, v4, v5] = &mut values;
+        let [p0, p1, p2] = &mut points;
         let columns = Columns {
-            values: [
-                v0.as_slice_mut().map_err(slices)?,
-                v1.as_slice_mut().map_err(slices)?,
-                v2.as_slice_mut().map_err(slices)?,
-                v3.as_slice_mut().map_err(slices)?,
-                v4.as_slice_mut().map_err(slices)?,
-                v5.as_slice_mut().map_err(slices)?,
-            ],
-            points: [
-                p0.as_slice_mut().map_err(slices)?,
-                p1.as_slice_mut().map_err(slices)?,
-                p2.as_slice_mut().map_err(slices)?,
-            ],
-            status: status_view.as_slice_mut().map_err(slices)?,
+            values: [v0.slots(), v1.slots(), v2.slots(), v3.slots(), v4.slots(), v5.slots()],
+            points: [p0.slots(), p1.slots(), p2.slots()],
+            status: status.slots(),
         };
         let failure = FirstFailure::new();
         let leaf = |offset: usize, mut part: Columns<'_>| {
@@ -377,9 +388,8 @@ pub fn distance_batch(
                         continue;
                     }
                 };
-                match prepared_query(&pair, &pa, &pb) {
-                    Ok(answer) => part.write(j, &answer),
-                    Err(e) => failure.record(i, RowError::Query(e)),
+                if let Err(e) = part.answer(j, &pair, &pa, &pb) {
+                    failure.record(i, RowError::Query(e));
                 }
             }
         };
@@ -397,8 +407,13 @@ pub fn distance_batch(
             Some((i, RowError::Query(e))) => return Err(GeomError::new_err(format!("row {i}: {e}"))),
         }
     }
-    let [d, sd, lo, up, slo, sup] = values;
-    let [pa, pb, nn] = points;
+    // SAFETY (`into_filled`): no failure was recorded and no panic escaped, so every row of
+    // 0..n went through `Columns::answer`, which writes every slot of its row in every output
+    // (`fill` hands each row to exactly one leaf call). On any error above the arrays were
+    // dropped unseen by Python.
+    #[allow(unsafe_code)]
+    let ([d, sd, lo, up, slo, sup], [pa, pb, nn], status) =
+        unsafe { (values.map(|a| a.into_filled()), points.map(|a| a.into_filled()), status.into_filled()?) };
     Ok(PyDistanceBatch {
         distance: read_only(d)?.unbind(),
         signed_distance: read_only(sd)?.unbind(),
@@ -409,7 +424,7 @@ pub fn distance_batch(
         point_a: read_only(pa)?.unbind(),
         point_b: read_only(pb)?.unbind(),
         normal: read_only(nn)?.unbind(),
-        status: read_only(status)?.unbind(),
+        status: status.unbind(),
     })
 }
 

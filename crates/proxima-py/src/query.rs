@@ -20,8 +20,8 @@
 use nalgebra::{Point3, Vector3};
 use numpy::PyArray1;
 use proxima_geom::{
-    Algorithm, Certificate, DistanceResult, GeomError as RustGeomError, Intersection, Pose, PreparedPair,
-    Proximity, QueryPath, QuerySettings, Shape,
+    Algorithm, Certificate, DistanceResult, GeomError as RustGeomError, Intersection, Pose, Proximity,
+    QueryPath, QuerySettings, Shape,
 };
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -65,7 +65,7 @@ fn signed_of(r: &DistanceResult) -> Option<Answer> {
 }
 
 /// The answer for `r` when the depth is not to be measured.
-fn unmeasured(r: DistanceResult) -> Answer {
+pub fn unmeasured(r: DistanceResult) -> Answer {
     if let Some(answer) = signed_of(&r) {
         return answer;
     }
@@ -114,17 +114,6 @@ pub fn query(
         return Ok(Answer::from_signed(sd.value, sd.certificate, sd.result));
     }
     proxima_geom::distance(a, pa, b, pb, settings).map(unmeasured)
-}
-
-/// [`query`] on a prepared pair (a batch: the shapes' route and the settings' check done
-/// once): the same answer, bit for bit.
-#[inline]
-pub fn prepared_query(pair: &PreparedPair<'_>, pa: &Pose, pb: &Pose) -> Result<Answer, RustGeomError> {
-    if pair.settings().penetration_depth {
-        let sd = pair.signed_distance(pa, pb)?;
-        return Ok(Answer::from_signed(sd.value, sd.certificate, sd.result));
-    }
-    pair.distance(pa, pb).map(unmeasured)
 }
 
 /// How the answer was computed: the library's path, or its text after unpickling.
