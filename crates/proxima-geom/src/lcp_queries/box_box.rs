@@ -609,49 +609,51 @@ pub(crate) mod fast {
 
     /// Solves the k × k SPD system h z = r (k ≤ 3) by an LDLᵀ factorization (no square
     /// roots, one division per pivot); `None` if not positive definite enough (a pivot
-    /// dᵢ ≤ 1e-10·hᵢᵢ, the same test as Cholesky's lᵢᵢ²).
+    /// dᵢ ≤ 1e-10·hᵢᵢ, the same test as Cholesky's lᵢᵢ²). Entries of z from k on are 0.
+    ///
+    /// Written out for each k: the operations of the loop form (kept as the reference in this
+    /// module's tests, which compare the bits) in the same order — lᵢⱼ = (hᵢⱼ − Σₚ lᵢₚ·lⱼₚ·dₚ)·(1/dⱼ), each
+    /// product taken as (lᵢₚ·lⱼₚ)·dₚ and subtracted in p order, forward substitution,
+    /// scaling by 1/dᵢ, back substitution — hence the same bits; without the loops' trip
+    /// counts decided at run time (this is called once or twice per box–box row).
     #[inline]
     pub(crate) fn solve_spd(h: &[[f64; 3]; 3], r: &[f64; 3], k: usize) -> Option<[f64; 3]> {
-        let mut l = [[0.0f64; 3]; 3];
-        let mut d = [0.0f64; 3];
-        let mut inv = [0.0f64; 3];
-        for i in 0..k {
-            for j in 0..i {
-                let mut s = h[i][j];
-                for p in 0..j {
-                    s -= l[i][p] * l[j][p] * d[p];
-                }
-                l[i][j] = s * inv[j];
-            }
-            let mut s = h[i][i];
-            for p in 0..i {
-                s -= l[i][p] * l[i][p] * d[p];
-            }
-            if s.is_nan() || s <= 1e-10 * h[i][i].max(1e-300) {
-                return None;
-            }
-            d[i] = s;
-            inv[i] = 1.0 / s;
+        // The pivot test of the loop form (a NaN pivot fails it too).
+        let weak = |s: f64, hii: f64| s.is_nan() || s <= 1e-10 * hii.max(1e-300);
+        let d0 = h[0][0];
+        if k == 0 {
+            return Some([0.0; 3]);
         }
-        let mut z = [0.0f64; 3];
-        for i in 0..k {
-            let mut s = r[i];
-            for p in 0..i {
-                s -= l[i][p] * z[p];
-            }
-            z[i] = s;
+        if weak(d0, h[0][0]) {
+            return None;
         }
-        for i in 0..k {
-            z[i] *= inv[i];
+        let inv0 = 1.0 / d0;
+        if k == 1 {
+            return Some([r[0] * inv0, 0.0, 0.0]);
         }
-        for i in (0..k).rev() {
-            let mut s = z[i];
-            for p in i + 1..k {
-                s -= l[p][i] * z[p];
-            }
-            z[i] = s;
+        let l10 = h[1][0] * inv0;
+        let d1 = h[1][1] - l10 * l10 * d0;
+        if weak(d1, h[1][1]) {
+            return None;
         }
-        Some(z)
+        let inv1 = 1.0 / d1;
+        if k == 2 {
+            let z1 = (r[1] - l10 * r[0]) * inv1;
+            let z0 = r[0] * inv0 - l10 * z1;
+            return Some([z0, z1, 0.0]);
+        }
+        let l20 = h[2][0] * inv0;
+        let l21 = (h[2][1] - l20 * l10 * d0) * inv1;
+        let d2 = h[2][2] - l20 * l20 * d0 - l21 * l21 * d1;
+        if weak(d2, h[2][2]) {
+            return None;
+        }
+        let inv2 = 1.0 / d2;
+        let y1 = r[1] - l10 * r[0];
+        let z2 = (r[2] - l20 * r[0] - l21 * y1) * inv2;
+        let z1 = y1 * inv1 - l21 * z2;
+        let z0 = r[0] * inv0 - l10 * z1 - l20 * z2;
+        Some([z0, z1, z2])
     }
 
     pub(super) fn solve(
@@ -688,5 +690,91 @@ pub(crate) mod fast {
             box_certificate_at_scale(a, b, &out.point_a, &out.point_b, settings.gap_tolerance * scale, scale);
         out.certificate = Some(c);
         Some(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::solve_spd;
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+
+        /// The LDLᵀ solve in its loop form (the reference for [`solve_spd`]'s written-out one).
+        fn solve_spd_loops(h: &[[f64; 3]; 3], r: &[f64; 3], k: usize) -> Option<[f64; 3]> {
+            let mut l = [[0.0f64; 3]; 3];
+            let mut d = [0.0f64; 3];
+            let mut inv = [0.0f64; 3];
+            for i in 0..k {
+                for j in 0..i {
+                    let mut s = h[i][j];
+                    for p in 0..j {
+                        s -= l[i][p] * l[j][p] * d[p];
+                    }
+                    l[i][j] = s * inv[j];
+                }
+                let mut s = h[i][i];
+                for p in 0..i {
+                    s -= l[i][p] * l[i][p] * d[p];
+                }
+                if s.is_nan() || s <= 1e-10 * h[i][i].max(1e-300) {
+                    return None;
+                }
+                d[i] = s;
+                inv[i] = 1.0 / s;
+            }
+            let mut z = [0.0f64; 3];
+            for i in 0..k {
+                let mut s = r[i];
+                for p in 0..i {
+                    s -= l[i][p] * z[p];
+                }
+                z[i] = s;
+            }
+            for i in 0..k {
+                z[i] *= inv[i];
+            }
+            for i in (0..k).rev() {
+                let mut s = z[i];
+                for p in i + 1..k {
+                    s -= l[p][i] * z[p];
+                }
+                z[i] = s;
+            }
+            Some(z)
+        }
+
+        fn bits(z: Option<[f64; 3]>) -> Option<[u64; 3]> {
+            z.map(|z| z.map(f64::to_bits))
+        }
+
+        /// Gram matrices of random columns (well conditioned, nearly dependent, dependent,
+        /// zero, NaN) and random right-hand sides: the written-out solve gives the loop
+        /// form's bits, or `None` with it, for every k.
+        #[test]
+        fn solve_spd_matches_the_loop_form_bit_for_bit() {
+            let mut rng = SmallRng::seed_from_u64(7);
+            let mut nones = 0;
+            for case in 0..20_000 {
+                let mut col: [[f64; 3]; 3] =
+                    core::array::from_fn(|_| core::array::from_fn(|_| rng.random_range(-1.0..1.0)));
+                match case % 5 {
+                    1 => col[2] = core::array::from_fn(|k| col[0][k] + 1e-7 * col[1][k]),
+                    2 => col[1] = col[0].map(|v| 3.0 * v),
+                    3 => col[case % 3] = [0.0; 3],
+                    4 if case % 20 == 4 => col[1][0] = f64::NAN,
+                    _ => {}
+                }
+                let h: [[f64; 3]; 3] = core::array::from_fn(|i| {
+                    core::array::from_fn(|j| (0..3).map(|k| col[i][k] * col[j][k]).sum())
+                });
+                let r: [f64; 3] = core::array::from_fn(|_| rng.random_range(-2.0..2.0));
+                for k in 0..=3 {
+                    let want = solve_spd_loops(&h, &r, k);
+                    nones += usize::from(want.is_none());
+                    assert_eq!(bits(solve_spd(&h, &r, k)), bits(want), "case {case}, k = {k}");
+                }
+            }
+            // The refusals were exercised too.
+            assert!(nones > 1000, "{nones}");
+        }
     }
 }

@@ -183,12 +183,19 @@ impl<F: Fn(&[f64; 3]) -> (f64, f64)> Extent for F {
 #[inline]
 pub(crate) fn separation(n: &[f64; 3], a: &impl Extent, b: &impl Extent) -> f64 {
     let nn = dot(n, n);
+    separation_normed(n, nn, nn.sqrt(), a, b)
+}
+
+/// [`separation`] given `nn` = n·n (as `dot(n, n)`) and `norm` = √nn, computed by the caller
+/// (the same expressions, hence the same bits: the root is not taken twice).
+#[inline]
+fn separation_normed(n: &[f64; 3], nn: f64, norm: f64, a: &impl Extent, b: &impl Extent) -> f64 {
     if nn.is_nan() || nn <= 1e-200 || nn.is_infinite() {
         return f64::NEG_INFINITY;
     }
     let (alo, ahi) = a.extent(n);
     let (blo, bhi) = b.extent(n);
-    (blo - ahi).max(alo - bhi) / nn.sqrt()
+    (blo - ahi).max(alo - bhi) / norm
 }
 
 #[inline]
@@ -226,7 +233,8 @@ pub(crate) fn certificate_multi(
     target: f64,
 ) -> FloatCertificate {
     let diff: [f64; 3] = core::array::from_fn(|i| point_b[i] - point_a[i]);
-    let upper = dot(&diff, &diff).sqrt();
+    let dd = dot(&diff, &diff);
+    let upper = dd.sqrt();
     if !upper.is_finite() {
         return FloatCertificate { lower: 0.0, upper, scale };
     }
@@ -235,7 +243,8 @@ pub(crate) fn certificate_multi(
     if done(lower) {
         return FloatCertificate { lower: lower.min(upper), upper, scale };
     }
-    lower = lower.max(separation(&diff, a, b));
+    // `separation(&diff, a, b)` with its |diff| = √(diff·diff) already taken: `upper`.
+    lower = lower.max(separation_normed(&diff, dd, upper, a, b));
     if done(lower) {
         return FloatCertificate { lower: lower.min(upper), upper, scale };
     }

@@ -22,7 +22,7 @@
 use nalgebra::{Point3, Vector3};
 use proxima_lcp::Rational;
 
-use super::super::certificate::{Core, Radii, finish};
+use super::super::certificate::{Core, Radii, finish, finish_with_length};
 use crate::error::GeomError;
 use crate::lcp_queries::{
     self, AlignedBox3, BoxN, CertifySettings, DistanceOutput, KernelPath, LcpInfo, vec::convert, vec::to_f64,
@@ -41,6 +41,11 @@ struct KernelAnswer {
     /// The kernel's certified lower bound (f64 entry points); the answer's bound for two
     /// cuboids only (see [`distance`]).
     lower: Option<f64>,
+    /// The kernel's certified upper bound (f64 entry points): |qb − qa| of these witnesses,
+    /// `dot(d, d).sqrt()` for d = qb − qa, the bits of `(qb − qa).norm()` (nalgebra's 3-vector
+    /// dot is (x² + y²) + z², and its norm adds that to 0, exact for a sum of squares). Used
+    /// for box pairs only (see [`distance`]).
+    upper: Option<f64>,
 }
 
 impl<const PA: usize, const PB: usize> From<DistanceOutput<f64, PA, PB>> for KernelAnswer {
@@ -51,6 +56,7 @@ impl<const PA: usize, const PB: usize> From<DistanceOutput<f64, PA, PB>> for Ker
             lcp: o.lcp,
             path: o.path,
             lower: o.certificate.map(|c| c.lower),
+            upper: o.certificate.map(|c| c.upper),
         }
     }
 }
@@ -63,6 +69,7 @@ impl<const PA: usize, const PB: usize> From<DistanceOutput<Rational, PA, PB>> fo
             lcp: o.lcp,
             path: KernelPath::Exact,
             lower: None,
+            upper: None,
         }
     }
 }
@@ -258,7 +265,7 @@ pub(crate) fn distance(
                 lcp_queries::triangle_aligned_box_distance_f64(&tri, &ab, &cs)?.into()
             };
             let back = |p: &[f64; 3]| arr(&pb.transform_point(&Point3::from(*p)));
-            KernelAnswer { qa: back(&k.qa), qb: back(&k.qb), ..k }
+            KernelAnswer { qa: back(&k.qa), qb: back(&k.qb), upper: None, ..k }
         }
         Kernel::SegmentTriangle { triangle_first } => {
             let (ts, tp, ss, sp) = if triangle_first { (a, pa, b, pb) } else { (b, pb, a, pa) };
@@ -306,6 +313,7 @@ pub(crate) fn distance(
                     lcp: o.lcp,
                     path: KernelPath::Exact,
                     lower: None,
+                    upper: None,
                 }
             } else {
                 let o = lcp_queries::point_polytope_distance_f64(&c, &verts, &cs)?;
@@ -315,6 +323,7 @@ pub(crate) fn distance(
                     lcp: o.lcp,
                     path: o.path,
                     lower: o.certificate.map(|c| c.lower),
+                    upper: None,
                 }
             };
             if polytope_first {
@@ -350,7 +359,16 @@ pub(crate) fn distance(
         _ => None,
     };
     let core = Core { qa: Point3::from(ans.qa), qb: Point3::from(ans.qb), core_depth: None, lower_hint };
-    Ok(Some(finish(core, radii, (a, pa, b, pb), settings, Algorithm::Lcp, path)))
+    let shapes = (a, pa, b, pb);
+    // Box pairs: the kernel's upper bound is |qb − qa| bit for bit (every box–box path
+    // certifies the witnesses it returns, `box_box::box_certificate`), so `finish` does not
+    // take the root again.
+    Ok(Some(match (kernel, ans.upper) {
+        (Kernel::BoxBox, Some(raw)) => {
+            finish_with_length(core, radii, shapes, settings, Algorithm::Lcp, path, raw)
+        }
+        _ => finish(core, radii, shapes, settings, Algorithm::Lcp, path),
+    }))
 }
 
 /// Test-intersection kernels (pairs with no distance kernel); `Ok(None)` when none applies.
