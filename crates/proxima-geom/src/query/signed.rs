@@ -83,9 +83,15 @@ pub(crate) fn signed_distance(
     // The unsigned answer decides separation and gives the closed forms' exact depths; an
     // overlap routed to GJK gets its depth once, in `depth_bracket` (asking the unsigned query
     // for it as well ran EPA twice).
+    // A GJK run that ends in contact goes on into EPA and leaves its depth answer for
+    // `depth_bracket` (`gjk::DepthOnContact`): one GJK run, not two.
     let unsigned = settings.clone().with_penetration_depth(false);
-    let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
-    signed_from_unsigned(a, pa, b, pb, settings, &r, None)
+    unsigned.validate()?;
+    let swap = must_swap(a, pa, b, pb);
+    let routed = if swap { dispatch::route(b, a, &unsigned) } else { dispatch::route(a, b, &unsigned) };
+    let depth = gjk::DepthOnContact::new(None);
+    let r = dispatch::distance_routed(a, pa, b, pb, &unsigned, swap, routed, Some(&depth))?;
+    signed_from_unsigned(a, pa, b, pb, settings, &r, None, Some((swap, depth.take())))
 }
 
 /// [`signed_distance`] from the pair's unsigned answer `r` (already computed, with
@@ -94,7 +100,12 @@ pub(crate) fn signed_distance(
 /// `r` left (a tracked query at the same poses), from which the depth's GJK run restarts
 /// instead of running again from nothing (the answer is the same: a warm start only saves
 /// work). `r` is read where it lies and copied once, into the signed answer (the batch rows'
-/// 128-byte answer was copied twice when it was passed by value).
+/// 128-byte answer was copied twice when it was passed by value). `stashed`: the canonical
+/// order `r` was computed in and what a cold GJK kernel that gave `r` left in its
+/// [`gjk::DepthOnContact`] (`None` inside when it left nothing): `depth_bracket` takes that
+/// answer instead of running GJK again, when the order is its own (the same answer, see
+/// there).
+#[allow(clippy::type_complexity)]
 pub(crate) fn signed_from_unsigned(
     a: &Shape,
     pa: &Pose,
@@ -103,6 +114,7 @@ pub(crate) fn signed_from_unsigned(
     settings: &QuerySettings,
     r: &DistanceResult,
     cache: Option<&mut GjkCache>,
+    stashed: Option<(bool, Option<gjk::Answer>)>,
 ) -> Result<SignedDistance, GeomError> {
     let bounded = a.is_bounded() && b.is_bounded();
     let exact = |value: f64, r: &DistanceResult| SignedDistance {
@@ -149,7 +161,7 @@ pub(crate) fn signed_from_unsigned(
             _ => Ok(SignedDistance { value: r.distance(), certificate: r.certificate, result: *r }),
         };
     }
-    depth_bracket(a, pa, b, pb, settings, cache)
+    depth_bracket(a, pa, b, pb, settings, cache, stashed)
 }
 
 /// Two overlapping ellipsoids (the ellipsoid solver's unsigned answer `r` found a common point): the depth by
@@ -194,6 +206,11 @@ fn ellipsoid_depth(
 
 /// GJK/EPA on the pair (warm from `cache` when given), the candidate axes unless EPA's
 /// bracket already meets the tolerance, and the dilated EPA when the sign is open.
+/// `stashed`: see [`signed_from_unsigned`]; the unsigned query's depth answer is taken when it
+/// was computed in this order and cold (no `cache`), where `distance_with_depth` would run
+/// the same cold GJK run on the same ordered arguments and conclude it the same way
+/// (`gjk::DepthOnContact`).
+#[allow(clippy::type_complexity)]
 fn depth_bracket(
     a: &Shape,
     pa: &Pose,
@@ -201,10 +218,14 @@ fn depth_bracket(
     pb: &Pose,
     settings: &QuerySettings,
     cache: Option<&mut GjkCache>,
+    stashed: Option<(bool, Option<gjk::Answer>)>,
 ) -> Result<SignedDistance, GeomError> {
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-    let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, cache.map(|c| (c, swap)))?;
+    let (g, bracket) = match stashed {
+        Some((order, Some(answer))) if order == swap && cache.is_none() => answer,
+        _ => gjk::distance_with_depth(x, px, y, py, settings, cache.map(|c| (c, swap)))?,
+    };
     let g = if swap { g.mirrored() } else { g };
     // The signed distance's bracket so far.
     let (mut lo, mut hi) = match (g.proximity, bracket) {
