@@ -174,7 +174,7 @@ impl<'s> PreparedPair<'s> {
                 &self.settings,
                 r,
                 None,
-                Some((swap, depth.take())),
+                Some((swap, &depth)),
             ),
             Err(e) => Err(e),
         }
