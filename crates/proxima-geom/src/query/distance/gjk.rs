@@ -94,8 +94,6 @@ pub(crate) fn distance(
 pub(crate) type DepthOnContact = core::cell::Cell<Option<Answer>>;
 
 /// As [`distance`], plus a proven bracket [lower, upper] of the penetration depth when the
-
-/// As [`distance`], plus a proven bracket [lower, upper] of the penetration depth when the
 /// shapes overlap (EPA on the cores plus the radii, or radii minus the core distance), i.e. the
 /// signed distance lies in [−upper, −lower]. When GJK ends without proving separation (its
 /// lower bound ≤ 0 at a tiny distance), the bracket is [r − upper, r − lower] from GJK's
