@@ -577,6 +577,7 @@ fn distance_ordered(
     routed: Option<Route>,
     cache: Option<(&mut GjkCache, bool)>,
     constructed: &mut bool,
+    depth_on_contact: Option<&gjk::DepthOnContact>,
 ) -> Result<DistanceResult, GeomError> {
     let alg = settings.algorithm;
     let Some(route) = routed else {
@@ -664,7 +665,7 @@ fn distance_ordered(
                     return Ok(r);
                 }
             }
-            gjk::distance(a, pa, b, pb, settings, cache)
+            gjk::distance(a, pa, b, pb, settings, cache, depth_on_contact)
         }
         Route::Lcp => {
             // Triangle–box apart: four closed-form candidates whose certificate closes, before
@@ -714,7 +715,7 @@ fn distance_ordered(
                 let core = Core { qa, qb, core_depth: None, lower_hint: None };
                 return closed_form(core, Radii { a: 0.0, b: 0.0 });
             }
-            gjk::distance(a, pa, b, pb, settings, cache)
+            gjk::distance(a, pa, b, pb, settings, cache, depth_on_contact)
         }
         Route::Ellipsoid => {
             // Two ellipsoids: the dual Newton's witnesses, support points S m / √(mᵀS m) of
@@ -737,7 +738,7 @@ pub(crate) fn distance(
     settings.validate()?;
     let swap = must_swap(a, pa, b, pb);
     let routed = if swap { route(b, a, settings) } else { route(a, b, settings) };
-    distance_routed(a, pa, b, pb, settings, swap, routed)
+    distance_routed(a, pa, b, pb, settings, swap, routed, None)
 }
 
 /// [`distance`] with the settings validated, the canonical order (`swap`) and the route of
@@ -751,6 +752,7 @@ pub(crate) fn distance_routed(
     settings: &QuerySettings,
     swap: bool,
     routed: Option<Route>,
+    depth_on_contact: Option<&gjk::DepthOnContact>,
 ) -> Result<DistanceResult, GeomError> {
     // One call site of the router (either order), the answer mirrored in place: each by-value
     // pass of the result through a `Result` or a `map` is a copy of its ~120 bytes on every
@@ -759,8 +761,12 @@ pub(crate) fn distance_routed(
     // the answer out and wrapping it again copied it twice per query.
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
     let mut constructed = false;
-    let mut out = distance_ordered(x, px, y, py, settings, routed, None, &mut constructed);
+    let mut out = distance_ordered(x, px, y, py, settings, routed, None, &mut constructed, depth_on_contact);
+    // (A depth left by the GJK kernel is for its answer as returned: cleared on the paths
+    // that answer otherwise.)
+    let forget = || depth_on_contact.inspect(|d| d.set(None));
     let Some(r) = out.as_mut().ok().filter(|r| is_finite(r)) else {
+        forget();
         let e = out.err().unwrap_or_else(non_finite);
         let e = if swap { unswap(e, a, b) } else { e };
         if kernel_gave_up(&e, a, b, settings) {
@@ -774,7 +780,10 @@ pub(crate) fn distance_routed(
     match certify_in_place((a, pa, b, pb), r, constructed, settings) {
         Ok(()) => out,
         Err(Some(why)) => Err(verify::uncertified(why)),
-        Err(None) => distance(a, pa, b, pb, &gjk_settings(settings)),
+        Err(None) => {
+            forget();
+            distance(a, pa, b, pb, &gjk_settings(settings))
+        }
     }
 }
 
@@ -846,9 +855,19 @@ pub(crate) fn distance_tracked(
     settings.validate()?;
     let mut constructed = false;
     let r = if must_swap(a, pa, b, pb) {
-        distance_ordered(b, pb, a, pa, settings, route(b, a, settings), Some((cache, true)), &mut constructed)
-            .map(DistanceResult::mirrored)
-            .map_err(|e| unswap(e, a, b))
+        distance_ordered(
+            b,
+            pb,
+            a,
+            pa,
+            settings,
+            route(b, a, settings),
+            Some((cache, true)),
+            &mut constructed,
+            None,
+        )
+        .map(DistanceResult::mirrored)
+        .map_err(|e| unswap(e, a, b))
     } else {
         distance_ordered(
             a,
@@ -859,6 +878,7 @@ pub(crate) fn distance_tracked(
             route(a, b, settings),
             Some((cache, false)),
             &mut constructed,
+            None,
         )
     };
     let r = match r {

@@ -29,6 +29,7 @@
 //!   query).
 
 use super::dispatch::{self, Route, must_swap};
+use super::distance::gjk::DepthOnContact;
 use super::{DistanceResult, QuerySettings, SignedDistance, signed_from_unsigned};
 use crate::error::GeomError;
 use crate::pose::Pose;
@@ -141,7 +142,7 @@ impl<'s> PreparedPair<'s> {
     /// the same errors.
     pub fn distance(&self, pose_a: &Pose, pose_b: &Pose) -> Result<DistanceResult, GeomError> {
         let (swap, route) = self.order(pose_a, pose_b);
-        dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.settings, swap, route)
+        dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.settings, swap, route, None)
     }
 
     /// [`signed_distance`](super::signed_distance)`(a, pose_a, b, pose_b, settings)`: the same
@@ -152,8 +153,29 @@ impl<'s> PreparedPair<'s> {
         // (A match rather than `?`, binding the answer by reference: it is read from where it
         // lies, inside the `Result`, without the copies `?`, a moving binding and a by-value
         // argument made of it.)
-        match dispatch::distance_routed(self.a, pose_a, self.b, pose_b, &self.unsigned, swap, route) {
-            Ok(ref r) => signed_from_unsigned(self.a, pose_a, self.b, pose_b, &self.settings, r, None),
+        // A GJK run that ends in contact goes on into EPA and leaves its depth answer for the
+        // signed half (`gjk::DepthOnContact`): one GJK run, not two.
+        let depth = DepthOnContact::new(None);
+        match dispatch::distance_routed(
+            self.a,
+            pose_a,
+            self.b,
+            pose_b,
+            &self.unsigned,
+            swap,
+            route,
+            Some(&depth),
+        ) {
+            Ok(ref r) => signed_from_unsigned(
+                self.a,
+                pose_a,
+                self.b,
+                pose_b,
+                &self.settings,
+                r,
+                None,
+                Some((swap, &depth)),
+            ),
             Err(e) => Err(e),
         }
     }

@@ -83,9 +83,15 @@ pub(crate) fn signed_distance(
     // The unsigned answer decides separation and gives the closed forms' exact depths; an
     // overlap routed to GJK gets its depth once, in `depth_bracket` (asking the unsigned query
     // for it as well ran EPA twice).
+    // A GJK run that ends in contact goes on into EPA and leaves its depth answer for
+    // `depth_bracket` (`gjk::DepthOnContact`): one GJK run, not two.
     let unsigned = settings.clone().with_penetration_depth(false);
-    let r = dispatch::distance(a, pa, b, pb, &unsigned)?;
-    signed_from_unsigned(a, pa, b, pb, settings, &r, None)
+    unsigned.validate()?;
+    let swap = must_swap(a, pa, b, pb);
+    let routed = if swap { dispatch::route(b, a, &unsigned) } else { dispatch::route(a, b, &unsigned) };
+    let depth = gjk::DepthOnContact::new(None);
+    let r = dispatch::distance_routed(a, pa, b, pb, &unsigned, swap, routed, Some(&depth))?;
+    signed_from_unsigned(a, pa, b, pb, settings, &r, None, Some((swap, &depth)))
 }
 
 /// [`signed_distance`] from the pair's unsigned answer `r` (already computed, with
@@ -94,7 +100,11 @@ pub(crate) fn signed_distance(
 /// `r` left (a tracked query at the same poses), from which the depth's GJK run restarts
 /// instead of running again from nothing (the answer is the same: a warm start only saves
 /// work). `r` is read where it lies and copied once, into the signed answer (the batch rows'
-/// 128-byte answer was copied twice when it was passed by value).
+/// 128-byte answer was copied twice when it was passed by value). `stashed`: the canonical
+/// order `r` was computed in and the [`gjk::DepthOnContact`] its cold GJK kernel was given:
+/// `depth_bracket` takes the answer left there instead of running GJK again, when the order
+/// is its own (the same answer, see there). (By reference: the ≈ 170-byte slot is read only
+/// by the rows that need a depth; moved into the call it was copied on every row.)
 pub(crate) fn signed_from_unsigned(
     a: &Shape,
     pa: &Pose,
@@ -103,6 +113,7 @@ pub(crate) fn signed_from_unsigned(
     settings: &QuerySettings,
     r: &DistanceResult,
     cache: Option<&mut GjkCache>,
+    stashed: Option<(bool, &gjk::DepthOnContact)>,
 ) -> Result<SignedDistance, GeomError> {
     let bounded = a.is_bounded() && b.is_bounded();
     let exact = |value: f64, r: &DistanceResult| SignedDistance {
@@ -149,7 +160,7 @@ pub(crate) fn signed_from_unsigned(
             _ => Ok(SignedDistance { value: r.distance(), certificate: r.certificate, result: *r }),
         };
     }
-    depth_bracket(a, pa, b, pb, settings, cache)
+    depth_bracket(a, pa, b, pb, settings, cache, stashed)
 }
 
 /// Two overlapping ellipsoids (the ellipsoid solver's unsigned answer `r` found a common point): the depth by
@@ -194,6 +205,10 @@ fn ellipsoid_depth(
 
 /// GJK/EPA on the pair (warm from `cache` when given), the candidate axes unless EPA's
 /// bracket already meets the tolerance, and the dilated EPA when the sign is open.
+/// `stashed`: see [`signed_from_unsigned`]; the unsigned query's depth answer is taken when it
+/// was computed in this order and cold (no `cache`), where `distance_with_depth` would run
+/// the same cold GJK run on the same ordered arguments and conclude it the same way
+/// (`gjk::DepthOnContact`).
 fn depth_bracket(
     a: &Shape,
     pa: &Pose,
@@ -201,10 +216,15 @@ fn depth_bracket(
     pb: &Pose,
     settings: &QuerySettings,
     cache: Option<&mut GjkCache>,
+    stashed: Option<(bool, &gjk::DepthOnContact)>,
 ) -> Result<SignedDistance, GeomError> {
     let swap = must_swap(a, pa, b, pb);
     let (x, px, y, py) = if swap { (b, pb, a, pa) } else { (a, pa, b, pb) };
-    let (g, bracket) = gjk::distance_with_depth(x, px, y, py, settings, cache.map(|c| (c, swap)))?;
+    let kept = stashed.filter(|(order, _)| *order == swap && cache.is_none()).and_then(|(_, d)| d.take());
+    let (g, bracket) = match kept {
+        Some(answer) => answer,
+        None => gjk::distance_with_depth(x, px, y, py, settings, cache.map(|c| (c, swap)))?,
+    };
     let g = if swap { g.mirrored() } else { g };
     // The signed distance's bracket so far.
     let (mut lo, mut hi) = match (g.proximity, bracket) {
@@ -291,4 +311,73 @@ fn pair_size(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> f64 {
             .fold(0.0f64, f64::max)
     };
     (extent(a, pa) + extent(b, pb) + (pb.translation() - pa.translation()).norm()).max(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The depth answer left by the unsigned query's GJK run (`gjk::DepthOnContact`) against
+    //! the cold GJK re-run it replaces: the same signed answer, bit for bit.
+
+    use nalgebra::{Rotation3, Vector3};
+
+    use super::{dispatch, gjk, must_swap, signed_distance, signed_from_unsigned};
+    use crate::gjk::GjkStatus;
+    use crate::pose::Pose;
+    use crate::query::{QueryPath, QuerySettings};
+    use crate::shape::{ConvexPolytope, Shape};
+
+    #[test]
+    fn stashed_depth_is_the_cold_rerun() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        // The hull of 40 points on the benchmark's ellipsoid (0.5, 0.4, 0.3).
+        let points: Vec<[f64; 3]> = (0..40)
+            .map(|_| {
+                let v = Vector3::new(next(), next(), next()).normalize();
+                [0.5 * v.x, 0.4 * v.y, 0.3 * v.z]
+            })
+            .collect();
+        let hull = Shape::ConvexPolytope(ConvexPolytope::hull_of(&points).unwrap());
+        let settings = QuerySettings::default();
+        let unsigned = settings.clone().with_penetration_depth(false);
+        let mut stashed_rows = 0;
+        for _ in 0..400 {
+            let mut pose = |c: f64| {
+                let r = Rotation3::from_scaled_axis(Vector3::new(next(), next(), next()) * 3.0);
+                let t = Vector3::new(c + 0.3 * next(), 0.3 * next(), 0.3 * next());
+                Pose::from_matrix(*r.matrix(), t).unwrap()
+            };
+            let (pa, pb) = (pose(0.0), pose(0.6));
+            // The unsigned run with a slot: filled exactly when GJK ended in contact.
+            let swap = must_swap(&hull, &pa, &hull, &pb);
+            let depth = gjk::DepthOnContact::new(None);
+            let r = dispatch::distance_routed(
+                &hull,
+                &pa,
+                &hull,
+                &pb,
+                &unsigned,
+                swap,
+                dispatch::route(&hull, &hull, &unsigned),
+                Some(&depth),
+            )
+            .unwrap();
+            let contact = matches!(r.path, QueryPath::Gjk { status: GjkStatus::Contact, .. });
+            assert_eq!(depth.take().is_some(), contact);
+            stashed_rows += usize::from(contact);
+            // The unsigned answer is the one without a slot, and the signed answer (from the
+            // slot) the one of the cold re-run.
+            assert_eq!(
+                format!("{r:?}"),
+                format!("{:?}", dispatch::distance(&hull, &pa, &hull, &pb, &unsigned).unwrap())
+            );
+            let with_slot = signed_distance(&hull, &pa, &hull, &pb, &settings).unwrap();
+            let rerun = signed_from_unsigned(&hull, &pa, &hull, &pb, &settings, &r, None, None).unwrap();
+            assert_eq!(format!("{with_slot:?}"), format!("{rerun:?}"));
+        }
+        assert!(stashed_rows >= 40, "{stashed_rows} contact rows");
+    }
 }

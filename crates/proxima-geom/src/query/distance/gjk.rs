@@ -60,6 +60,11 @@ use crate::shape::{ConvexPolytope, HILL_CLIMB_MIN_VERTICES, LANES_MIN_VERTICES, 
 /// orientation is converted when the canonical order flipped since the last call). EPA runs
 /// on overlapping cores unless the settings ask for an unsigned distance
 /// ([`QuerySettings::penetration_depth`]).
+///
+/// `depth_on_contact`: a cold unsigned query whose signed twin follows (`query/signed.rs`)
+/// passes one; when the run ends in contact, EPA runs on from the run's final state and the
+/// answer [`distance_with_depth`] gives at the same arguments is left there (see
+/// [`DepthOnContact`]). The returned unsigned answer is the same either way.
 pub(crate) fn distance(
     a: &Shape,
     pa: &Pose,
@@ -67,9 +72,26 @@ pub(crate) fn distance(
     pb: &Pose,
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
+    depth_on_contact: Option<&DepthOnContact>,
 ) -> Result<DistanceResult, GeomError> {
-    gjk_answer(a, pa, b, pb, settings, cache, settings.penetration_depth).map(|(r, _)| r)
+    // (Warm runs never stash: their state is the cache's, not a cold run's.)
+    let stash = depth_on_contact.filter(|_| cache.is_none() && !settings.penetration_depth);
+    gjk_answer(a, pa, b, pb, settings, cache, settings.penetration_depth, stash).map(|(r, _)| r)
 }
+
+/// Where a cold unsigned GJK query that ends in contact leaves its depth answer (in the
+/// canonical order), for the signed query that would otherwise run GJK again before EPA.
+///
+/// Why it is the same answer, bit for bit: [`distance_with_depth`] at the same ordered
+/// arguments runs `gjk_answer` cold with `depth` set. Before the conclusion, a cold run does
+/// not read `depth` (it gates only the tracked shortcuts, which need a cache) nor
+/// [`QuerySettings::penetration_depth`] (read only by [`distance`]), and a GJK run is a
+/// deterministic function of the cores, the frame, the start and `settings.gjk`: the second
+/// run would end at the same simplex with the same support hints. The conclusion's contact
+/// branch then runs on the state the first run left, exactly as it would on the second's; the
+/// case analysis (`finish`) reads the settings' tolerances and radii, not
+/// `penetration_depth`.
+pub(crate) type DepthOnContact = core::cell::Cell<Option<Answer>>;
 
 /// As [`distance`], plus a proven bracket [lower, upper] of the penetration depth when the
 /// shapes overlap (EPA on the cores plus the radii, or radii minus the core distance), i.e. the
@@ -85,11 +107,12 @@ pub(crate) fn distance_with_depth(
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
 ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
-    gjk_answer(a, pa, b, pb, settings, cache, true)
+    gjk_answer(a, pa, b, pb, settings, cache, true, None)
 }
 
 /// [`distance_with_depth`] when `depth`; otherwise overlapping cores end at GJK's contact
-/// proof (no EPA, no depth bracket, `Intersecting { depth: None }`).
+/// proof (no EPA, no depth bracket, `Intersecting { depth: None }`), and with `stash` the
+/// depth answer is left there as well ([`DepthOnContact`]).
 fn gjk_answer(
     a: &Shape,
     pa: &Pose,
@@ -98,6 +121,7 @@ fn gjk_answer(
     settings: &QuerySettings,
     cache: Option<(&mut GjkCache, bool)>,
     depth: bool,
+    stash: Option<&DepthOnContact>,
 ) -> Result<(DistanceResult, Option<(f64, f64)>), GeomError> {
     settings.gjk.validate()?;
     if !a.is_bounded() || !b.is_bounded() {
@@ -138,6 +162,7 @@ fn gjk_answer(
         radii: Radii { a: ra, b: rb },
         settings,
         depth,
+        stash,
         depth_normal,
         flat_core,
     };
@@ -337,7 +362,7 @@ impl pulp::WithSimd for CloudSegmentQuery<'_> {
 }
 
 /// A distance answer and, when the shapes overlap, its proven depth bracket.
-type Answer = (DistanceResult, Option<(f64, f64)>);
+pub(crate) type Answer = (DistanceResult, Option<(f64, f64)>);
 
 /// A tracked step of two vertex polytopes still in contact, answered from the kept EPA
 /// surface alone (`ContactPolytope::warm_contact`): its lower bound proves the overlap and
@@ -408,6 +433,9 @@ struct Ask<'s> {
     radii: Radii,
     settings: &'s QuerySettings,
     depth: bool,
+    /// Without `depth`: where a run that ends in contact leaves its depth answer (EPA run
+    /// on), for the signed query that follows ([`DepthOnContact`]).
+    stash: Option<&'s DepthOnContact>,
     /// The last tracked step's penetration direction (A's frame), when it was in contact.
     depth_normal: Option<Vector3<f64>>,
     /// Whether a core is not curved (a polytope, whose face a depth finish may stand on, a
@@ -471,7 +499,7 @@ where
     // |qb − qa| when the cores stay apart, handed to the case analysis (one root, not two).
     let mut witness_len = None;
     let core = match r.status {
-        GjkStatus::Contact if !ask.depth => {
+        GjkStatus::Contact if !ask.depth && ask.stash.is_none() => {
             // Unsigned distance: contact is proven, the depth is not asked for.
             let common = nalgebra::center(&qa, &qb);
             Core { qa: common, qb: common, core_depth: None, lower_hint: None }
@@ -602,6 +630,16 @@ where
             }
         }
     };
+    if !ask.depth
+        && r.status == GjkStatus::Contact
+        && let Some(stash) = ask.stash
+    {
+        // The depth answer for the signed query that follows, and the unsigned answer as the
+        // branch above gives it (no core depth, no bracket).
+        stash.set(Some(answer(core, bracket, shapes, ask, path, witness_len)));
+        let core = Core { core_depth: None, ..core };
+        return Ok(answer(core, None, shapes, ask, path, None));
+    }
     // The depth bracket was proven in A's frame too (see `world_lower`).
     Ok(answer(core, bracket, shapes, ask, path, witness_len))
 }

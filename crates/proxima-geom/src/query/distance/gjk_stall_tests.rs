@@ -45,6 +45,7 @@ fn conclude_stall(init: &Start) -> Result<Answer, GeomError> {
         radii: Radii { a: 0.0, b: 0.0 },
         settings: &settings,
         depth: true,
+        stash: None,
         depth_normal: None,
         flat_core: true,
     };

@@ -91,7 +91,7 @@ impl<'s> Queries<'s> {
             query.gjk.tolerance = query.gjk.tolerance.max(self.settings.distance_tolerance);
             // The search ends here: the cache need not keep EPA's polytope for a next step.
             self.cache.polytope = Some(Box::new(ContactPolytope::one_shot()));
-            signed_from_unsigned(self.a, &s.pa, self.b, &s.pb, &query, &r, Some(&mut self.cache))?
+            signed_from_unsigned(self.a, &s.pa, self.b, &s.pb, &query, &r, Some(&mut self.cache), None)?
         } else {
             SignedDistance {
                 value: 0.0,
