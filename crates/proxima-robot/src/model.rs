@@ -630,15 +630,18 @@ impl Robot {
         poses[self.root] = *base;
         for &j in &self.order {
             let joint = &self.joints[j];
-            let frame = poses[joint.parent].compose(&joint.origin);
+            let parent = &poses[joint.parent];
             poses[joint.child] = match joint.kind {
-                JointKind::Fixed => frame,
-                JointKind::Revolute | JointKind::Continuous => {
-                    frame.compose(&rotation_about(&joint.axis, self.joint_value(j, q)))
-                }
+                JointKind::Fixed => parent.compose(&joint.origin),
+                // parent ∘ origin ∘ rotation, the same bits as the two compositions
+                // (`Pose::compose_rotated`)
+                JointKind::Revolute | JointKind::Continuous => parent
+                    .compose_rotated(&joint.origin, &rotation_about(&joint.axis, self.joint_value(j, q))),
                 JointKind::Prismatic => {
                     let t = joint.axis * self.joint_value(j, q);
-                    frame.compose(&Pose::from(nalgebra::Isometry3::translation(t.x, t.y, t.z)))
+                    parent
+                        .compose(&joint.origin)
+                        .compose(&Pose::from(nalgebra::Isometry3::translation(t.x, t.y, t.z)))
                 }
             };
         }
@@ -678,11 +681,10 @@ impl Robot {
     }
 }
 
-/// The rotation by `angle` about the unit `axis`, as a pose.
+/// The rotation by `angle` about the unit `axis`.
 #[inline]
-fn rotation_about(axis: &Vector3<f64>, angle: f64) -> Pose {
-    let q = nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_unchecked(*axis), angle);
-    Pose::from(nalgebra::Isometry3::from_parts(nalgebra::Translation3::identity(), q))
+fn rotation_about(axis: &Vector3<f64>, angle: f64) -> nalgebra::UnitQuaternion<f64> {
+    nalgebra::UnitQuaternion::from_axis_angle(&nalgebra::Unit::new_unchecked(*axis), angle)
 }
 
 /// A ball containing `shape` in its own frame: (centre, radius), radius rounded up.
