@@ -652,16 +652,22 @@ pub(crate) fn polish_probed<T: Bracket, P: PairSupport>(
     target: f64,
     at_n0: Option<Eval<'_>>,
 ) -> Option<T> {
-    let failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), at_n0) {
+    let mut failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), at_n0, None) {
         Ok(done) => return Some(done),
         Err(failed) => failed,
     };
     if !seed.caps_after_failure() {
         return None;
     }
-    if let Some(Failure { n, kinked, a, b }) = failed
+    if let Some(Failure { narrower: Some(flat), .. }) = failed {
+        failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), None, Some(flat)) {
+            Ok(done) => return Some(done),
+            Err(failed) => failed,
+        };
+    }
+    if let Some(Failure { n, kinked, a, b, .. }) = failed
         && let Some((n1, kink)) = retry_direction(diff, &n, kinked, &a, &b)
-        && let Ok(done) = polish_at(diff, sup, n1, simplex, seed, target, kink, None)
+        && let Ok(done) = polish_at(diff, sup, n1, simplex, seed, target, kink, None, None)
     {
         return Some(done);
     }
@@ -669,13 +675,16 @@ pub(crate) fn polish_probed<T: Bracket, P: PairSupport>(
 }
 
 /// Where a failed Newton run stopped: its last direction, whether it ran on a cylinder side's
-/// great circle (`kinked`), and the last witnesses (computation frame).
+/// great circle (`kinked`), and the last witnesses (computation frame); `narrower`: the
+/// polytope feature to try instead of the simplex's when that one was not the closest
+/// (see [`narrower_feature`]).
 #[derive(Debug, Clone, Copy)]
 struct Failure {
     n: Vector3<f64>,
     kinked: bool,
     a: Point3<f64>,
     b: Point3<f64>,
+    narrower: Option<Option<FlatFeature>>,
 }
 
 /// The start and kink tolerance of one second Newton run after `failed` (see [`polish`]):
@@ -783,7 +792,7 @@ fn polish_caps<T: Bracket, P: PairSupport>(
             continue;
         }
         let n = if along > 0.0 { axis } else { -axis };
-        if let Ok(done) = polish_at(diff, sup, n, simplex, seed, target, KINK, None) {
+        if let Ok(done) = polish_at(diff, sup, n, simplex, seed, target, KINK, None, None) {
             return Some(done);
         }
     }
@@ -791,8 +800,10 @@ fn polish_caps<T: Bracket, P: PairSupport>(
 }
 
 /// One Newton run of [`polish`] from `n0`, its features taken within `kink` of the kinks;
-/// on failure where it stopped, when it took Newton steps (see [`retry_direction`]).
-/// `at_n0`: see [`polish_probed`].
+/// on failure where it stopped, when it took Newton steps (see [`retry_direction`]), or the
+/// narrower polytope feature to try next. `at_n0`: see [`polish_probed`]; `given_flat`: the
+/// polytope's feature to use instead of the one read off the simplex (`Some(None)`: none,
+/// its support is taken as a vertex).
 #[allow(clippy::too_many_arguments)]
 fn polish_at<T: Bracket, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
@@ -803,6 +814,7 @@ fn polish_at<T: Bracket, P: PairSupport>(
     target: f64,
     kink: f64,
     at_n0: Option<Eval<'_>>,
+    given_flat: Option<Option<FlatFeature>>,
 ) -> Result<T, Option<Failure>> {
     let mut f = Features {
         a: feature(diff.a, &n0, kink).ok_or(None)?,
@@ -823,9 +835,9 @@ fn polish_at<T: Bracket, P: PairSupport>(
     // (Against a cylinder's side too: an edge and a side line fix n as their common normal.)
     let smooth_or_side = |x: Feature| matches!(x, Feature::Smooth | Feature::Side);
     if is_polyhedral(diff.a) && smooth_or_side(f.b) {
-        f.flat_a = FlatFeature::of(&pa[..simplex.len]);
+        f.flat_a = given_flat.unwrap_or_else(|| FlatFeature::of(&pa[..simplex.len]));
     } else if is_polyhedral(diff.b) && smooth_or_side(f.a) {
-        f.flat_b = FlatFeature::of(&pb[..simplex.len]);
+        f.flat_b = given_flat.unwrap_or_else(|| FlatFeature::of(&pb[..simplex.len]));
     }
     let face = |ff: &Option<FlatFeature>| ff.filter(|ff| ff.len == 3).map(|ff| ff.points);
     f.faces = [face(&f.flat_a), face(&f.flat_b)];
@@ -894,17 +906,31 @@ fn polish_at<T: Bracket, P: PairSupport>(
         e.grad = e.b - e.a;
     }
     if let Some(ff) = flat.filter(|ff| ff.len == 2 && (f.a == Feature::Side || f.b == Feature::Side)) {
-        (e.a, e.b) = edge_side(diff, &ff, f.a == Feature::Side, &e.a, &e.b).ok_or(None)?;
+        // The edge and the side line's closest points outside either: not edge against side;
+        // the side alone (the polytope's support a vertex) is tried next.
+        let Some(pair) = edge_side(diff, &ff, f.a == Feature::Side, &e.a, &e.b) else {
+            return Err(narrowing(given_flat, &n, &e, None));
+        };
+        (e.a, e.b) = pair;
         e.grad = e.b - e.a;
     }
     let kinked = constraint.is_some() && flat.is_none();
-    let failure = |n: &Vector3<f64>, e: &Eval<'_>| Some(Failure { n: *n, kinked, a: e.a, b: e.b });
+    let failure =
+        |n: &Vector3<f64>, e: &Eval<'_>| Some(Failure { n: *n, kinked, a: e.a, b: e.b, narrower: None });
     let mut best = seed;
     if best.tighten(diff, &e, target) {
         return Ok(best);
     }
     if fixed {
-        return Err(None);
+        // A face whose normal does not close the bracket: the other witness is closest to an
+        // edge or a vertex of it, tried next.
+        return match flat.filter(|ff| ff.len == 3) {
+            Some(face) => {
+                let other = if f.flat_a.is_some() { e.b } else { e.a };
+                Err(narrowing(given_flat, &n, &e, narrower_feature(&face, &other)))
+            }
+            None => Err(None),
+        };
     }
     for step in 1..=MAX_STEPS {
         if !best.admissible(e.g) {
@@ -968,6 +994,39 @@ fn polish_at<T: Bracket, P: PairSupport>(
         }
     }
     Err(failure(&n, &e))
+}
+
+/// The failure that asks for one more run with the polytope feature `flat` (only from a run
+/// on the simplex's own feature: a narrowed run that fails stops narrowing).
+fn narrowing(
+    given_flat: Option<Option<FlatFeature>>,
+    n: &Vector3<f64>,
+    e: &Eval<'_>,
+    flat: Option<FlatFeature>,
+) -> Option<Failure> {
+    given_flat.is_none().then_some(Failure { n: *n, kinked: false, a: e.a, b: e.b, narrower: Some(flat) })
+}
+
+/// The edge of the triangle `face` nearest to `x` when its nearest point lies strictly inside
+/// that edge, else `None` (a vertex is nearest): the polytope feature to try when the face's
+/// normal did not close the bracket ([`polish_at`]), the other shape's witness `x` projecting
+/// outside the face.
+fn narrower_feature(face: &FlatFeature, x: &Point3<f64>) -> Option<FlatFeature> {
+    let [p, q, r] = face.points;
+    let mut best: Option<(f64, bool, [Point3<f64>; 2])> = None;
+    for [u, v] in [[p, q], [q, r], [r, p]] {
+        let e = v - u;
+        let t = ((x - u).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+        if !t.is_finite() {
+            continue;
+        }
+        let d = (u + e * t - x).norm_squared();
+        if best.is_none_or(|(bd, _, _)| d < bd) {
+            best = Some((d, t > 0.0 && t < 1.0, [u, v]));
+        }
+    }
+    let (_, inside, [u, v]) = best?;
+    inside.then_some(FlatFeature { points: [u, v, u], len: 2 })
 }
 
 /// Newton on a cone's circle of lateral normals against a smooth support (`cone_is_a`: the
