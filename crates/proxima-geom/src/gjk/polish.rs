@@ -804,7 +804,9 @@ fn polish_caps<T: Bracket, P: PairSupport>(
 /// narrower polytope feature to try next. `at_n0`: see [`polish_probed`]; `given_flat`: the
 /// polytope's feature to use instead of the one read off the simplex (`Some(None)`: none,
 /// its support is taken as a vertex).
-#[allow(clippy::too_many_arguments)]
+// (The failure, a few points, is returned once per failed run, by a function that is not
+// inlined into a loop: boxing it would allocate for no gain.)
+#[allow(clippy::too_many_arguments, clippy::result_large_err)]
 fn polish_at<T: Bracket, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     sup: &mut P,
