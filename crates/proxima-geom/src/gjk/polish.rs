@@ -652,16 +652,22 @@ pub(crate) fn polish_probed<T: Bracket, P: PairSupport>(
     target: f64,
     at_n0: Option<Eval<'_>>,
 ) -> Option<T> {
-    let failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), at_n0) {
+    let mut failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), at_n0, None) {
         Ok(done) => return Some(done),
         Err(failed) => failed,
     };
     if !seed.caps_after_failure() {
         return None;
     }
-    if let Some(Failure { n, kinked, a, b }) = failed
+    if let Some(Failure { narrower: Some(flat), .. }) = failed {
+        failed = match polish_at(diff, sup, n0, simplex, seed, target, seed.kink(), None, Some(flat)) {
+            Ok(done) => return Some(done),
+            Err(failed) => failed,
+        };
+    }
+    if let Some(Failure { n, kinked, a, b, .. }) = failed
         && let Some((n1, kink)) = retry_direction(diff, &n, kinked, &a, &b)
-        && let Ok(done) = polish_at(diff, sup, n1, simplex, seed, target, kink, None)
+        && let Ok(done) = polish_at(diff, sup, n1, simplex, seed, target, kink, None, None)
     {
         return Some(done);
     }
@@ -669,13 +675,16 @@ pub(crate) fn polish_probed<T: Bracket, P: PairSupport>(
 }
 
 /// Where a failed Newton run stopped: its last direction, whether it ran on a cylinder side's
-/// great circle (`kinked`), and the last witnesses (computation frame).
+/// great circle (`kinked`), and the last witnesses (computation frame); `narrower`: the
+/// polytope feature to try instead of the simplex's when that one was not the closest
+/// (see [`narrower_feature`]).
 #[derive(Debug, Clone, Copy)]
 struct Failure {
     n: Vector3<f64>,
     kinked: bool,
     a: Point3<f64>,
     b: Point3<f64>,
+    narrower: Option<Option<FlatFeature>>,
 }
 
 /// The start and kink tolerance of one second Newton run after `failed` (see [`polish`]):
@@ -783,7 +792,7 @@ fn polish_caps<T: Bracket, P: PairSupport>(
             continue;
         }
         let n = if along > 0.0 { axis } else { -axis };
-        if let Ok(done) = polish_at(diff, sup, n, simplex, seed, target, KINK, None) {
+        if let Ok(done) = polish_at(diff, sup, n, simplex, seed, target, KINK, None, None) {
             return Some(done);
         }
     }
@@ -791,9 +800,13 @@ fn polish_caps<T: Bracket, P: PairSupport>(
 }
 
 /// One Newton run of [`polish`] from `n0`, its features taken within `kink` of the kinks;
-/// on failure where it stopped, when it took Newton steps (see [`retry_direction`]).
-/// `at_n0`: see [`polish_probed`].
-#[allow(clippy::too_many_arguments)]
+/// on failure where it stopped, when it took Newton steps (see [`retry_direction`]), or the
+/// narrower polytope feature to try next. `at_n0`: see [`polish_probed`]; `given_flat`: the
+/// polytope's feature to use instead of the one read off the simplex (`Some(None)`: none,
+/// its support is taken as a vertex).
+// (The failure, a few points, is returned once per failed run, by a function that is not
+// inlined into a loop: boxing it would allocate for no gain.)
+#[allow(clippy::too_many_arguments, clippy::result_large_err)]
 fn polish_at<T: Bracket, P: PairSupport>(
     diff: &mut Difference<'_, CoreShape<'_>, CoreShape<'_>>,
     sup: &mut P,
@@ -803,6 +816,7 @@ fn polish_at<T: Bracket, P: PairSupport>(
     target: f64,
     kink: f64,
     at_n0: Option<Eval<'_>>,
+    given_flat: Option<Option<FlatFeature>>,
 ) -> Result<T, Option<Failure>> {
     let mut f = Features {
         a: feature(diff.a, &n0, kink).ok_or(None)?,
@@ -823,9 +837,9 @@ fn polish_at<T: Bracket, P: PairSupport>(
     // (Against a cylinder's side too: an edge and a side line fix n as their common normal.)
     let smooth_or_side = |x: Feature| matches!(x, Feature::Smooth | Feature::Side);
     if is_polyhedral(diff.a) && smooth_or_side(f.b) {
-        f.flat_a = FlatFeature::of(&pa[..simplex.len]);
+        f.flat_a = given_flat.unwrap_or_else(|| FlatFeature::of(&pa[..simplex.len]));
     } else if is_polyhedral(diff.b) && smooth_or_side(f.a) {
-        f.flat_b = FlatFeature::of(&pb[..simplex.len]);
+        f.flat_b = given_flat.unwrap_or_else(|| FlatFeature::of(&pb[..simplex.len]));
     }
     let face = |ff: &Option<FlatFeature>| ff.filter(|ff| ff.len == 3).map(|ff| ff.points);
     f.faces = [face(&f.flat_a), face(&f.flat_b)];
@@ -894,17 +908,31 @@ fn polish_at<T: Bracket, P: PairSupport>(
         e.grad = e.b - e.a;
     }
     if let Some(ff) = flat.filter(|ff| ff.len == 2 && (f.a == Feature::Side || f.b == Feature::Side)) {
-        (e.a, e.b) = edge_side(diff, &ff, f.a == Feature::Side, &e.a, &e.b).ok_or(None)?;
+        // The edge and the side line's closest points outside either: not edge against side;
+        // the side alone (the polytope's support a vertex) is tried next.
+        let Some(pair) = edge_side(diff, &ff, f.a == Feature::Side, &e.a, &e.b) else {
+            return Err(narrowing(given_flat, &n, &e, None));
+        };
+        (e.a, e.b) = pair;
         e.grad = e.b - e.a;
     }
     let kinked = constraint.is_some() && flat.is_none();
-    let failure = |n: &Vector3<f64>, e: &Eval<'_>| Some(Failure { n: *n, kinked, a: e.a, b: e.b });
+    let failure =
+        |n: &Vector3<f64>, e: &Eval<'_>| Some(Failure { n: *n, kinked, a: e.a, b: e.b, narrower: None });
     let mut best = seed;
     if best.tighten(diff, &e, target) {
         return Ok(best);
     }
     if fixed {
-        return Err(None);
+        // A face whose normal does not close the bracket: the other witness is closest to an
+        // edge or a vertex of it, tried next.
+        return match flat.filter(|ff| ff.len == 3) {
+            Some(face) => {
+                let other = if f.flat_a.is_some() { e.b } else { e.a };
+                Err(narrowing(given_flat, &n, &e, narrower_feature(&face, &other)))
+            }
+            None => Err(None),
+        };
     }
     for step in 1..=MAX_STEPS {
         if !best.admissible(e.g) {
@@ -935,7 +963,7 @@ fn polish_at<T: Bracket, P: PairSupport>(
                 if !(gt(m[(0, 0)], 0.0) && gt(m.determinant(), 0.0)) {
                     return Err(None);
                 }
-                let sol = m.lu().solve(&Vector2::new(e1.dot(&e.grad), e2.dot(&e.grad))).ok_or(None)?;
+                let sol = solve_2x2(&m, e1.dot(&e.grad), e2.dot(&e.grad)).ok_or(None)?;
                 if !(sol.x.is_finite() && sol.y.is_finite()) {
                     return Err(None);
                 }
@@ -968,6 +996,67 @@ fn polish_at<T: Bracket, P: PairSupport>(
         }
     }
     Err(failure(&n, &e))
+}
+
+/// The solution of m x = (r0, r1) by Gaussian elimination with partial pivoting, the very
+/// operations of nalgebra's `m.lu().solve(..)` on a 2 × 2 system (so the same bits): the row
+/// with the larger |m_i0| pivots (the first on a tie), l = m_10 · (1/m_00) below it, then
+/// forward and back substitution; `None` where that solve fails (a zero pivot). Written out,
+/// it is the few operations it needs without the decomposition's generic loops, its
+/// permutation record and its call (cylinders workload: 2 % of the time in `LU::solve`).
+#[inline]
+fn solve_2x2(m: &Matrix2<f64>, r0: f64, r1: f64) -> Option<Vector2<f64>> {
+    let (p00, p01, p10, p11, c0, c1) = if m[(1, 0)].abs() > m[(0, 0)].abs() {
+        (m[(1, 0)], m[(1, 1)], m[(0, 0)], m[(0, 1)], r1, r0)
+    } else {
+        (m[(0, 0)], m[(0, 1)], m[(1, 0)], m[(1, 1)], r0, r1)
+    };
+    if p00 == 0.0 {
+        // (nalgebra leaves the column as it is and its back substitution then fails.)
+        return None;
+    }
+    let l = p10 * (1.0 / p00);
+    let u11 = -p01 * l + p11;
+    let c1 = -c0 * l + c1;
+    if u11 == 0.0 {
+        return None;
+    }
+    let x1 = c1 / u11;
+    let x0 = (-x1 * p01 + c0) / p00;
+    Some(Vector2::new(x0, x1))
+}
+
+/// The failure that asks for one more run with the polytope feature `flat` (only from a run
+/// on the simplex's own feature: a narrowed run that fails stops narrowing).
+fn narrowing(
+    given_flat: Option<Option<FlatFeature>>,
+    n: &Vector3<f64>,
+    e: &Eval<'_>,
+    flat: Option<FlatFeature>,
+) -> Option<Failure> {
+    given_flat.is_none().then_some(Failure { n: *n, kinked: false, a: e.a, b: e.b, narrower: Some(flat) })
+}
+
+/// The edge of the triangle `face` nearest to `x` when its nearest point lies strictly inside
+/// that edge, else `None` (a vertex is nearest): the polytope feature to try when the face's
+/// normal did not close the bracket ([`polish_at`]), the other shape's witness `x` projecting
+/// outside the face.
+fn narrower_feature(face: &FlatFeature, x: &Point3<f64>) -> Option<FlatFeature> {
+    let [p, q, r] = face.points;
+    let mut best: Option<(f64, bool, [Point3<f64>; 2])> = None;
+    for [u, v] in [[p, q], [q, r], [r, p]] {
+        let e = v - u;
+        let t = ((x - u).dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+        if !t.is_finite() {
+            continue;
+        }
+        let d = (u + e * t - x).norm_squared();
+        if best.is_none_or(|(bd, _, _)| d < bd) {
+            best = Some((d, t > 0.0 && t < 1.0, [u, v]));
+        }
+    }
+    let (_, inside, [u, v]) = best?;
+    inside.then_some(FlatFeature { points: [u, v, u], len: 2 })
 }
 
 /// Newton on a cone's circle of lateral normals against a smooth support (`cone_is_a`: the
@@ -1054,4 +1143,71 @@ fn cone_side<T: Bracket, P: PairSupport>(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    //! The written-out 2 × 2 solve against nalgebra's LU (bit for bit), and the narrowing of a
+    //! face to the feature nearest a point.
+    use nalgebra::{Matrix2, Point3};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::{FlatFeature, narrower_feature, solve_2x2};
+
+    #[test]
+    fn solve_2x2_matches_nalgebra_bitwise() {
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut pivoted = 0;
+        for k in 0..20_000 {
+            let mut v = || {
+                let x: f64 = rng.random_range(-1.0..1.0);
+                x * 10f64.powi(rng.random_range(-6..6))
+            };
+            // Symmetric (the Newton system's shape) and general, ties on the pivot included.
+            let (a, b, d) = (v(), v(), v());
+            let m = match k % 3 {
+                0 => Matrix2::new(a, b, b, d),
+                1 => Matrix2::new(a, b, -a, d),
+                _ => Matrix2::new(a, b, v(), d),
+            };
+            let (r0, r1) = (v(), v());
+            let ours = solve_2x2(&m, r0, r1);
+            let theirs = m.lu().solve(&nalgebra::Vector2::new(r0, r1));
+            pivoted += usize::from(m[(1, 0)].abs() > m[(0, 0)].abs());
+            match (ours, theirs) {
+                (Some(x), Some(y)) => {
+                    assert_eq!(
+                        (x.x.to_bits(), x.y.to_bits()),
+                        (y.x.to_bits(), y.y.to_bits()),
+                        "{m} {r0} {r1}"
+                    )
+                }
+                (None, None) => {}
+                (x, y) => panic!("{m}: ours {x:?}, nalgebra {y:?}"),
+            }
+        }
+        assert!(pivoted > 1000, "both pivot orders exercised ({pivoted})");
+        // Singular: both fail.
+        assert!(solve_2x2(&Matrix2::new(1.0, 2.0, 2.0, 4.0), 1.0, 1.0).is_none());
+        assert!(Matrix2::new(1.0, 2.0, 2.0, 4.0).lu().solve(&nalgebra::Vector2::new(1.0, 1.0)).is_none());
+        assert!(solve_2x2(&Matrix2::zeros(), 1.0, 1.0).is_none());
+    }
+
+    #[test]
+    fn narrower_feature_is_the_nearest_edge_or_a_vertex() {
+        let p = Point3::new(0.0, 0.0, 0.0);
+        let q = Point3::new(1.0, 0.0, 0.0);
+        let r = Point3::new(0.0, 1.0, 0.0);
+        let face = FlatFeature { points: [p, q, r], len: 3 };
+        // Beyond the hypotenuse: that edge.
+        let e = narrower_feature(&face, &Point3::new(0.8, 0.8, 0.3)).unwrap();
+        assert_eq!(e.len, 2);
+        assert_eq!([e.points[0], e.points[1]], [q, r]);
+        // Below the x axis, between its ends: the edge p q.
+        let e = narrower_feature(&face, &Point3::new(0.4, -0.5, -0.2)).unwrap();
+        assert_eq!([e.points[0], e.points[1]], [p, q]);
+        // Beyond the corner q: a vertex, no edge.
+        assert!(narrower_feature(&face, &Point3::new(2.0, -1.0, 0.0)).is_none());
+    }
 }
