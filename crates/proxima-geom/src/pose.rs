@@ -135,7 +135,7 @@ impl Pose {
     /// `self.compose(other).compose(&Pose::from(Isometry3::from_parts(Translation3::identity(), *q)))`,
     /// without measuring the intermediate pose's orthonormality or building q's pose, and
     /// with the product by q's matrix taken on its nonzero block when q turns about z (every
-    /// joint of the shipped robots; see [`z_block_product`] for why the bits agree).
+    /// joint of the shipped robots; see the private `z_block_product` for why the bits agree).
     pub fn compose_rotated(&self, other: &Pose, q: &UnitQuaternion<f64>) -> Pose {
         let frame = self.rotation * other.rotation;
         let frame_t = self.rotation * other.translation + self.translation;
