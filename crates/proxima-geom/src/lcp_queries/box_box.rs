@@ -397,6 +397,7 @@ fn build_lcp12(a: &BoxN<f64, 3>, b: &BoxN<f64, 3>) -> ([[f64; 12]; 12], [f64; 12
     (m, q, k0, k1)
 }
 
+#[inline]
 fn output_from_xi(
     a: &BoxN<f64, 3>,
     b: &BoxN<f64, 3>,
@@ -656,6 +657,9 @@ pub(crate) mod fast {
         Some([z0, z1, z2])
     }
 
+    /// (Inlined into its one caller: the answer is then built in the caller's frame, not
+    /// copied out.)
+    #[inline]
     pub(super) fn solve(
         a: &BoxN<f64, 3>,
         b: &BoxN<f64, 3>,
