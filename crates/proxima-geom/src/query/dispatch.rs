@@ -735,10 +735,25 @@ pub(crate) fn distance(
     pb: &Pose,
     settings: &QuerySettings,
 ) -> Result<DistanceResult, GeomError> {
+    distance_keeping_depth(a, pa, b, pb, settings, None).map(|(r, _)| r)
+}
+
+/// [`distance`] handing `depth_on_contact` to a cold GJK run (which leaves its depth answer
+/// there when it ends in contact, `gjk::DepthOnContact`), with the canonical order it ran in
+/// (`true`: swapped), which the slot's reader must match.
+#[inline]
+pub(crate) fn distance_keeping_depth(
+    a: &Shape,
+    pa: &Pose,
+    b: &Shape,
+    pb: &Pose,
+    settings: &QuerySettings,
+    depth_on_contact: Option<&gjk::DepthOnContact>,
+) -> Result<(DistanceResult, bool), GeomError> {
     settings.validate()?;
     let swap = must_swap(a, pa, b, pb);
     let routed = if swap { route(b, a, settings) } else { route(a, b, settings) };
-    distance_routed(a, pa, b, pb, settings, swap, routed, None)
+    distance_routed(a, pa, b, pb, settings, swap, routed, depth_on_contact).map(|r| (r, swap))
 }
 
 /// [`distance`] with the settings validated, the canonical order (`swap`) and the route of

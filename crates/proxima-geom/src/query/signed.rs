@@ -86,11 +86,8 @@ pub(crate) fn signed_distance(
     // A GJK run that ends in contact goes on into EPA and leaves its depth answer for
     // `depth_bracket` (`gjk::DepthOnContact`): one GJK run, not two.
     let unsigned = settings.clone().with_penetration_depth(false);
-    unsigned.validate()?;
-    let swap = must_swap(a, pa, b, pb);
-    let routed = if swap { dispatch::route(b, a, &unsigned) } else { dispatch::route(a, b, &unsigned) };
     let depth = gjk::DepthOnContact::new(None);
-    let r = dispatch::distance_routed(a, pa, b, pb, &unsigned, swap, routed, Some(&depth))?;
+    let (r, swap) = dispatch::distance_keeping_depth(a, pa, b, pb, &unsigned, Some(&depth))?;
     signed_from_unsigned(a, pa, b, pb, settings, &r, None, Some((swap, &depth)))
 }
 
